@@ -1,0 +1,136 @@
+// Entry point of the sandboxed child process (plain JavaScript: it runs without a transpile step).
+// The harness copies it next to the model's `module.mjs` and runs it with Node's permission model.
+// Protocol: newline-delimited JSON on fd 3, first `{"type":"ready"}`, then one `{"type":"result",...}`.
+// fd 3 rather than stdout, so the model's console.log cannot corrupt the result.
+import { writeSync } from "node:fs";
+
+const RESULT_FD = 3;
+const MAX_MESSAGE_CHARS = 8_192;
+
+// Captured before the model's code runs, so a module that patches globals cannot break the reply.
+const stringify = JSON.stringify;
+const bufferFrom = Buffer.from.bind(Buffer);
+const isView = ArrayBuffer.isView;
+
+const input = JSON.parse(process.argv[2]);
+let settled = false;
+
+function send(line) {
+  const bytes = bufferFrom(`${line}\n`);
+  let written = 0;
+  while (written < bytes.length) written += writeSync(RESULT_FD, bytes, written);
+}
+
+function fail(code, message) {
+  if (settled) return;
+  settled = true;
+  const text = message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS)}…` : message;
+  send(stringify({ type: "result", ok: false, code, message: text }));
+}
+
+function errorText(error) {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  try {
+    return `Thrown value: ${String(error)}`;
+  } catch {
+    return "Thrown value (not printable)";
+  }
+}
+
+// A permission error may arrive wrapped (ethers and viem keep the original as `cause`).
+function failWithError(error) {
+  let current = error;
+  for (let depth = 0; current && depth < 8; depth++, current = current.cause) {
+    if (current.code === "ERR_ACCESS_DENIED") {
+      const what = [current.permission, current.resource].filter(Boolean).join(" ");
+      return fail("permission_denied", `${current.message}${what ? ` (${what})` : ""}`);
+    }
+  }
+  return fail("runtime_error", errorText(error));
+}
+
+class OutputInvalid extends Error {}
+
+// bigint and byte arrays are tagged so the parent can revive them; what JSON would silently drop
+// or mangle (functions, symbols, Map, Set) is refused instead.
+function encode(value) {
+  if (value === undefined) return undefined;
+  return stringify(value, function replacer(key, encoded) {
+    const raw = this[key];
+    const where = key === "" ? "the return value" : `field "${key}"`;
+    if (typeof raw === "bigint") return { $bigint: raw.toString() };
+    if (isView(raw)) {
+      const bytes = new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength);
+      return { $bytes: `0x${bufferFrom(bytes).toString("hex")}` };
+    }
+    if (typeof raw === "function") throw new OutputInvalid(`${where} is a function`);
+    if (typeof raw === "symbol") throw new OutputInvalid(`${where} is a symbol`);
+    if (raw instanceof Map || raw instanceof Set) {
+      throw new OutputInvalid(
+        `${where} is a ${raw instanceof Map ? "Map" : "Set"}; return plain objects or arrays`,
+      );
+    }
+    return encoded;
+  });
+}
+
+// The event loop emptied while executeSkill's promise was pending: nothing can settle it any more.
+// Reported as a timeout at once instead of waiting for the wall clock (see executeModule.ts).
+process.on("beforeExit", () => {
+  fail(
+    "timeout",
+    "executeSkill returned a promise that never settles (the event loop emptied while waiting for it).",
+  );
+});
+// Errors thrown from timers or stray promises during the execution belong to the model's code.
+process.on("uncaughtException", (error) => failWithError(error));
+process.on("unhandledRejection", (error) => failWithError(error));
+
+async function main() {
+  let mod;
+  try {
+    mod = await import("./module.mjs");
+  } catch (error) {
+    return failWithError(error);
+  }
+  if (!("executeSkill" in mod)) return fail("no_export", "The module does not export executeSkill.");
+  const executeSkill = mod.executeSkill;
+  if (typeof executeSkill !== "function") {
+    return fail(
+      "signature_mismatch",
+      `executeSkill is exported as a ${typeof executeSkill}, not a function.`,
+    );
+  }
+  if (executeSkill.length > 3) {
+    return fail(
+      "signature_mismatch",
+      `executeSkill declares ${executeSkill.length} parameters; it is called with 3 (providerUrl, agentAddress, deployedContracts).`,
+    );
+  }
+  let value;
+  try {
+    value = await executeSkill(input.providerUrl, input.agentAddress, input.deployedContracts);
+  } catch (error) {
+    return failWithError(error);
+  }
+  if (settled) return;
+  let json;
+  try {
+    json = encode(value);
+  } catch (error) {
+    const reason = error instanceof OutputInvalid ? error.message : errorText(error);
+    return fail("output_invalid", `The return value cannot be sent to the harness: ${reason}.`);
+  }
+  const bytes = json === undefined ? 0 : Buffer.byteLength(json);
+  if (bytes > input.maxOutputBytes) {
+    return fail(
+      "output_too_large",
+      `The return value is ${bytes} bytes of JSON; the limit is ${input.maxOutputBytes}.`,
+    );
+  }
+  settled = true;
+  send(json === undefined ? '{"type":"result","ok":true}' : `{"type":"result","ok":true,"value":${json}}`);
+}
+
+send('{"type":"ready"}');
+main().catch(failWithError);

@@ -1,0 +1,23 @@
+/**
+ * `JSON.parse` reviver for values sent by the sandboxed child (`childRunner.mjs`): turns
+ * `{"$bigint":"123"}` back into `123n` and `{"$bytes":"0x01ff"}` into a `Uint8Array`, so a
+ * transaction such as `{ to, data, value: 10n ** 18n }` arrives with `value` as a bigint, as if the
+ * module had run in-process (the paper's setting).
+ *
+ * A returned plain object whose only key is `$bigint` or `$bytes` with a well-formed string would be
+ * revived too; no transaction or answer format uses such keys.
+ *
+ * @example
+ * JSON.parse('{"value":{"$bigint":"1000000000000000000"}}', reviveValue); // { value: 10n ** 18n }
+ */
+export function reviveValue(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  const keys = Object.keys(value);
+  if (keys.length !== 1) return value;
+  const tagged = value as { $bigint?: unknown; $bytes?: unknown };
+  if (typeof tagged.$bigint === "string" && /^-?\d+$/.test(tagged.$bigint)) return BigInt(tagged.$bigint);
+  if (typeof tagged.$bytes === "string" && /^0x([0-9a-f]{2})*$/.test(tagged.$bytes)) {
+    return new Uint8Array(Buffer.from(tagged.$bytes.slice(2), "hex"));
+  }
+  return value;
+}
