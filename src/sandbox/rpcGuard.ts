@@ -1,0 +1,303 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { SandboxError } from "../errors.ts";
+
+/**
+ * Read-only JSON-RPC methods the model's code may call (SPEC §5). `eth_getBlockBy*` and
+ * `eth_getTransactionBy*` are spelled out: a prefix match would also let through methods Anvil may
+ * add later.
+ */
+export const allowedRpcMethods: ReadonlySet<string> = new Set([
+  "eth_call",
+  "eth_getBalance",
+  "eth_getCode",
+  "eth_getStorageAt",
+  "eth_estimateGas",
+  "eth_blockNumber",
+  "eth_chainId",
+  "eth_gasPrice",
+  "eth_feeHistory",
+  "eth_maxPriorityFeePerGas",
+  "eth_getTransactionCount",
+  "eth_getLogs",
+  "eth_getBlockByNumber",
+  "eth_getBlockByHash",
+  "eth_getTransactionByHash",
+  "eth_getTransactionByBlockHashAndIndex",
+  "eth_getTransactionByBlockNumberAndIndex",
+  "eth_getTransactionReceipt",
+  "net_version",
+  "web3_clientVersion",
+]);
+
+/**
+ * Something the model's code tried that could change or fake chain state, recorded on the attempt;
+ * an attempt with any violation scores 0 (SPEC §5).
+ */
+export type IntegrityViolation = {
+  /**
+   * `forbidden_rpc_method`: a method outside {@link allowedRpcMethods};
+   * `forbidden_rpc_params`: `eth_call` / `eth_estimateGas` with state or block overrides;
+   * `rpc_flood`: more calls than `maxRequests` (recorded once).
+   */
+  kind: "forbidden_rpc_method" | "forbidden_rpc_params" | "rpc_flood";
+  /** The JSON-RPC method named in the refused call (`""` when it named none). */
+  method: string;
+  /** Milliseconds since the guard started. */
+  at: number;
+};
+
+/** Parameters of {@link startRpcGuard}. */
+export type StartRpcGuardParameters = {
+  /** Anvil's JSON-RPC URL; never revealed to clients of the guard. */
+  upstreamUrl: string;
+  /** JSON-RPC calls (batch elements count one each) answered before refusing all. Default 2000. */
+  maxRequests?: number | undefined;
+  /** Largest HTTP request body in bytes. Default 1 MiB. */
+  maxBodyBytes?: number | undefined;
+};
+
+/** A running guard. */
+export type RpcGuard = {
+  /** `http://127.0.0.1:<port>`: the `providerUrl` handed to the model. */
+  url: string;
+  /** Violations so far, in order; the array is appended to as they happen. */
+  violations: IntegrityViolation[];
+  /** JSON-RPC calls received so far (allowed or not; each batch element counts). */
+  requestCount(): number;
+  /** Stops listening and drops open connections; safe to call twice. */
+  close(): Promise<void>;
+};
+
+export type StartRpcGuardReturnType = RpcGuard;
+
+type JsonRpcId = string | number | null;
+type JsonRpcResponse = { jsonrpc: "2.0"; id: JsonRpcId; result?: unknown; error?: unknown };
+type Call = { id?: JsonRpcId; method?: unknown; params?: unknown };
+
+/** EIP-1474 codes. */
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+const METHOD_NOT_FOUND = -32601;
+const INVALID_PARAMS = -32602;
+const INTERNAL_ERROR = -32603;
+const LIMIT_EXCEEDED = -32005;
+
+const UPSTREAM_TIMEOUT_MS = 30_000;
+
+function errorResponse(id: JsonRpcId, code: number, message: string): JsonRpcResponse {
+  return { jsonrpc: "2.0", id, error: { code, message } };
+}
+
+/**
+ * `eth_call` and `eth_estimateGas` take a state override set as their third parameter (and Anvil a
+ * block override as the fourth): with it a module could "read" balances it does not have. Null or
+ * an empty object overrides nothing and passes.
+ */
+function hasOverrides(call: Call): boolean {
+  if (call.method !== "eth_call" && call.method !== "eth_estimateGas") return false;
+  if (!Array.isArray(call.params)) return false;
+  return call.params.slice(2).some((p) => {
+    if (p === null || p === undefined) return false;
+    return !(typeof p === "object" && !Array.isArray(p) && Object.keys(p).length === 0);
+  });
+}
+
+/**
+ * Starts an HTTP JSON-RPC proxy on `127.0.0.1` (random port) in front of Anvil that forwards only
+ * read methods, so the model's code can inspect the chain but never change it or fake it. Refused
+ * calls get a JSON-RPC error (`-32601` for a forbidden method, `-32602` for overrides, `-32005` past
+ * the request limit) and are recorded in `violations`; in a batch, the allowed elements are still
+ * forwarded and answered. Malformed JSON gets `-32700`; GET and other verbs get HTTP 405.
+ * Upstream failures answer `-32603` without naming the upstream.
+ *
+ * Source: SPEC §5 (RPC guard); error codes from EIP-1474; batches per JSON-RPC 2.0 §6.
+ *
+ * @throws {SandboxError} when the guard cannot listen.
+ * @example
+ * import { startRpcGuard } from "./rpcGuard.ts";
+ * const guard = await startRpcGuard({ upstreamUrl: anvil.url });
+ * await executeModule({ source, providerUrl: guard.url, agentAddress, deployedContracts });
+ * if (guard.violations.length > 0) { ... score 0 ... }
+ * await guard.close();
+ */
+export async function startRpcGuard(parameters: StartRpcGuardParameters): Promise<RpcGuard> {
+  const maxRequests = parameters.maxRequests ?? 2000;
+  const maxBodyBytes = parameters.maxBodyBytes ?? 1024 * 1024;
+  const upstream = new URL(parameters.upstreamUrl);
+  const started = performance.now();
+  const violations: IntegrityViolation[] = [];
+  let calls = 0;
+  let flooded = false;
+
+  const record = (kind: IntegrityViolation["kind"], method: unknown) => {
+    violations.push({
+      kind,
+      method: typeof method === "string" ? method : "",
+      at: Math.round(performance.now() - started),
+    });
+  };
+
+  /** Decides one call: a response to send now, or `"forward"`. */
+  const screen = (call: unknown): JsonRpcResponse | "forward" => {
+    calls += 1;
+    const id = (call as Call | null)?.id ?? null;
+    const validId = id === null || typeof id === "string" || typeof id === "number";
+    if (call === null || typeof call !== "object" || Array.isArray(call) || !validId) {
+      return errorResponse(null, INVALID_REQUEST, "Invalid JSON-RPC request.");
+    }
+    const { method } = call as Call;
+    if (calls > maxRequests) {
+      if (!flooded) record("rpc_flood", method);
+      flooded = true;
+      return errorResponse(
+        id,
+        LIMIT_EXCEEDED,
+        `Request limit of ${maxRequests} calls exceeded in the benchmark sandbox.`,
+      );
+    }
+    if (typeof method !== "string")
+      return errorResponse(id, INVALID_REQUEST, "Invalid JSON-RPC request: no method.");
+    if (!allowedRpcMethods.has(method)) {
+      record("forbidden_rpc_method", method);
+      return errorResponse(id, METHOD_NOT_FOUND, `Method ${method} is not allowed in the benchmark sandbox.`);
+    }
+    if (hasOverrides(call as Call)) {
+      record("forbidden_rpc_params", method);
+      return errorResponse(
+        id,
+        INVALID_PARAMS,
+        `${method} with state or block overrides is not allowed in the benchmark sandbox.`,
+      );
+    }
+    return "forward";
+  };
+
+  /** Sends the allowed calls to Anvil as one batch under fresh ids and maps the answers back. */
+  const forward = async (batch: Call[]): Promise<JsonRpcResponse[]> => {
+    const body = batch.map((call, index) => ({
+      jsonrpc: "2.0",
+      id: index,
+      method: call.method,
+      params: call.params ?? [],
+    }));
+    let answers: JsonRpcResponse[];
+    try {
+      const response = await fetch(upstream, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
+      });
+      const parsed = (await response.json()) as unknown;
+      if (!Array.isArray(parsed)) throw new Error("upstream did not answer a batch with an array");
+      answers = parsed as JsonRpcResponse[];
+    } catch {
+      // The cause would name the upstream; the model only learns that the node failed.
+      return batch.map((call) =>
+        errorResponse(call.id ?? null, INTERNAL_ERROR, "The chain node is unavailable."),
+      );
+    }
+    const byId = new Map(answers.map((answer) => [answer.id, answer]));
+    return batch.map((call, index) => {
+      const answer = byId.get(index);
+      if (!answer) return errorResponse(call.id ?? null, INTERNAL_ERROR, "The chain node gave no answer.");
+      const out: JsonRpcResponse = { jsonrpc: "2.0", id: call.id ?? null };
+      if ("error" in answer) out.error = answer.error;
+      else out.result = answer.result;
+      return out;
+    });
+  };
+
+  /** Answers a parsed body: one call or a batch. `undefined` means "no content" (only notifications). */
+  const answer = async (payload: unknown): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> => {
+    const isBatch = Array.isArray(payload);
+    const items: unknown[] = isBatch ? payload : [payload];
+    if (isBatch && items.length === 0) return errorResponse(null, INVALID_REQUEST, "Empty batch.");
+    const responses: (JsonRpcResponse | undefined)[] = new Array(items.length);
+    const toForward: { index: number; call: Call }[] = [];
+    items.forEach((item, index) => {
+      const decision = screen(item);
+      if (decision === "forward") toForward.push({ index, call: item as Call });
+      else responses[index] = decision;
+    });
+    if (toForward.length > 0) {
+      const forwarded = await forward(toForward.map((entry) => entry.call));
+      toForward.forEach((entry, k) => {
+        responses[entry.index] = forwarded[k];
+      });
+    }
+    // JSON-RPC 2.0: notifications (no `id` member) get no response.
+    const kept = responses.filter((_, index) => {
+      const item = items[index];
+      return !(item !== null && typeof item === "object" && !Array.isArray(item) && !("id" in item));
+    }) as JsonRpcResponse[];
+    if (kept.length === 0) return undefined;
+    return isBatch ? kept : kept[0];
+  };
+
+  const server = http.createServer((request, response) => {
+    const reply = (status: number, body?: unknown, headers: Record<string, string> = {}) => {
+      if (response.headersSent) return;
+      // Belt and braces: nothing the node says may reveal where it listens.
+      const text = body === undefined ? "" : JSON.stringify(body).replaceAll(upstream.host, "chain-node");
+      response.writeHead(status, { ...(text ? { "content-type": "application/json" } : {}), ...headers });
+      response.end(text);
+    };
+    if (request.method !== "POST") {
+      request.resume();
+      return reply(405, errorResponse(null, INVALID_REQUEST, "Use POST for JSON-RPC."), { allow: "POST" });
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    request.on("data", (chunk: Buffer) => {
+      if (tooLarge) return;
+      size += chunk.length;
+      if (size > maxBodyBytes) {
+        tooLarge = true;
+        reply(413, errorResponse(null, INVALID_REQUEST, `Request body larger than ${maxBodyBytes} bytes.`), {
+          connection: "close",
+        });
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on("end", () => {
+      if (tooLarge) return;
+      let payload: unknown;
+      try {
+        payload = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      } catch {
+        return reply(200, errorResponse(null, PARSE_ERROR, "Parse error."));
+      }
+      answer(payload).then(
+        (body) => (body === undefined ? reply(204) : reply(200, body)),
+        () => reply(200, errorResponse(null, INTERNAL_ERROR, "Internal error.")),
+      );
+    });
+    request.on("error", () => response.destroy());
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (error) =>
+      reject(new SandboxError("The RPC guard cannot listen.", { cause: error })),
+    );
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    violations,
+    requestCount: () => calls,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

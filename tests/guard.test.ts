@@ -1,0 +1,211 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type RpcGuard, startRpcGuard } from "../src/sandbox/index.ts";
+import { type AnvilHandle, startAnvil } from "../src/world/anvil.ts";
+
+const agent = "0x00000000000000000000000000000000000a9e57";
+const oneEther = "0xde0b6b3a7640000";
+
+let anvil: AnvilHandle;
+
+async function rpc(url: string, body: unknown): Promise<{ status: number; text: string; json: any }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, text, json: text ? JSON.parse(text) : undefined };
+}
+
+const call = (id: number, method: string, params: unknown[] = []) => ({ jsonrpc: "2.0", id, method, params });
+
+async function anvilBalance(): Promise<string> {
+  return (await rpc(anvil.url, call(1, "eth_getBalance", [agent, "latest"]))).json.result;
+}
+
+beforeAll(async () => {
+  anvil = await startAnvil({ chainId: 56 });
+  await rpc(anvil.url, call(1, "anvil_setBalance", [agent, oneEther]));
+});
+
+afterAll(async () => {
+  await anvil?.stop();
+});
+
+describe("startRpcGuard", () => {
+  let guard: RpcGuard;
+  beforeAll(async () => {
+    guard = await startRpcGuard({ upstreamUrl: anvil.url });
+  });
+  afterAll(async () => {
+    await guard.close();
+  });
+
+  test("forwards read methods and answers under the caller's id", async () => {
+    const chainId = await rpc(guard.url, call(7, "eth_chainId"));
+    expect(chainId.json).toEqual({ jsonrpc: "2.0", id: 7, result: "0x38" });
+    const balance = await rpc(guard.url, {
+      jsonrpc: "2.0",
+      id: "b",
+      method: "eth_getBalance",
+      params: [agent, "latest"],
+    });
+    expect(balance.json).toEqual({ jsonrpc: "2.0", id: "b", result: oneEther });
+    const block = await rpc(guard.url, call(8, "eth_getBlockByNumber", ["latest", false]));
+    expect(block.json.result.number).toBe("0x0");
+    expect(guard.violations).toEqual([]);
+  });
+
+  test.each([
+    "anvil_setBalance",
+    "eth_sendTransaction",
+    "evm_snapshot",
+    "hardhat_impersonateAccount",
+    "eth_sendRawTransaction",
+    "eth_sign",
+    "eth_signTypedData_v4",
+    "personal_sign",
+    "eth_accounts",
+    "debug_traceTransaction",
+    "eth_subscribe",
+    "no_such_method",
+  ])("refuses %s with a JSON-RPC error and records it", async (method) => {
+    const before = guard.violations.length;
+    const params = method === "anvil_setBalance" ? [agent, "0xffffffffffffffffffff"] : [];
+    const { status, json } = await rpc(guard.url, call(3, method, params));
+    expect(status).toBe(200);
+    expect(json).toEqual({
+      jsonrpc: "2.0",
+      id: 3,
+      error: { code: -32601, message: `Method ${method} is not allowed in the benchmark sandbox.` },
+    });
+    expect(guard.violations.slice(before)).toEqual([
+      { kind: "forbidden_rpc_method", method, at: expect.any(Number) },
+    ]);
+    expect(await anvilBalance()).toBe(oneEther);
+  });
+
+  test("in a mixed batch answers the allowed calls and refuses and records each forbidden one", async () => {
+    const before = guard.violations.length;
+    const { json } = await rpc(guard.url, [
+      call(1, "eth_chainId"),
+      call(2, "anvil_setBalance", [agent, "0xffffffffffffffffffff"]),
+      call(3, "eth_getBalance", [agent, "latest"]),
+      call(4, "evm_snapshot"),
+      call(5, "hardhat_impersonateAccount", [agent]),
+      call(6, "eth_sendTransaction", [{ from: agent, to: agent, value: "0x1" }]),
+      call(7, "eth_blockNumber"),
+    ]);
+    expect(json.map((r: any) => [r.id, r.result ?? r.error.code])).toEqual([
+      [1, "0x38"],
+      [2, -32601],
+      [3, oneEther],
+      [4, -32601],
+      [5, -32601],
+      [6, -32601],
+      [7, "0x0"],
+    ]);
+    expect(guard.violations.slice(before).map((v) => v.method)).toEqual([
+      "anvil_setBalance",
+      "evm_snapshot",
+      "hardhat_impersonateAccount",
+      "eth_sendTransaction",
+    ]);
+    expect(await anvilBalance()).toBe(oneEther);
+    expect((await rpc(anvil.url, call(1, "eth_blockNumber"))).json.result).toBe("0x0");
+  });
+
+  test("refuses eth_call and eth_estimateGas with state overrides as forbidden params", async () => {
+    const before = guard.violations.length;
+    const overrides = { [agent]: { balance: "0xffffffffffffffffffff" } };
+    const tx = { from: agent, to: agent, value: "0x1" };
+    const { json } = await rpc(guard.url, [
+      call(1, "eth_call", [tx, "latest", overrides]),
+      call(2, "eth_estimateGas", [tx, "latest", overrides]),
+      call(3, "eth_call", [tx, "latest"]),
+      call(4, "eth_call", [tx, "latest", {}]),
+    ]);
+    expect(json[0].error).toEqual({
+      code: -32602,
+      message: "eth_call with state or block overrides is not allowed in the benchmark sandbox.",
+    });
+    expect(json[1].error.code).toBe(-32602);
+    expect(json[2].result).toBe("0x");
+    expect(json[3].result).toBe("0x");
+    expect(guard.violations.slice(before)).toEqual([
+      { kind: "forbidden_rpc_params", method: "eth_call", at: expect.any(Number) },
+      { kind: "forbidden_rpc_params", method: "eth_estimateGas", at: expect.any(Number) },
+    ]);
+  });
+
+  test("answers malformed JSON with a parse error and keeps serving", async () => {
+    const { status, json } = await rpc(guard.url, "{not json");
+    expect(status).toBe(200);
+    expect(json).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error." } });
+    expect((await rpc(guard.url, [])).json.error.code).toBe(-32600);
+    expect((await rpc(guard.url, [42])).json).toEqual([
+      { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid JSON-RPC request." } },
+    ]);
+    expect((await rpc(guard.url, call(1, "eth_chainId"))).json.result).toBe("0x38");
+  });
+
+  test("answers GET with 405", async () => {
+    const response = await fetch(guard.url);
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("POST");
+  });
+
+  test("never reveals the upstream URL", async () => {
+    const { text } = await rpc(guard.url, [
+      call(1, "eth_call", [{ to: agent, data: "0xdeadbeef" }, "latest"]),
+      call(2, "web3_clientVersion"),
+      call(3, "eth_getTransactionReceipt", ["0x1234"]),
+    ]);
+    expect(text).not.toContain(String(anvil.port));
+  });
+});
+
+test("refuses calls past maxRequests and records one rpc_flood", async () => {
+  const guard = await startRpcGuard({ upstreamUrl: anvil.url, maxRequests: 3 });
+  try {
+    const { json } = await rpc(
+      guard.url,
+      [1, 2, 3, 4, 5].map((id) => call(id, "eth_chainId")),
+    );
+    expect(json.map((r: any) => r.result ?? r.error.code)).toEqual(["0x38", "0x38", "0x38", -32005, -32005]);
+    expect((await rpc(guard.url, call(6, "eth_blockNumber"))).json.error.code).toBe(-32005);
+    expect(guard.violations).toEqual([{ kind: "rpc_flood", method: "eth_chainId", at: expect.any(Number) }]);
+    expect(guard.requestCount()).toBe(6);
+  } finally {
+    await guard.close();
+  }
+});
+
+test("answers an internal error without naming the node when the upstream is down", async () => {
+  const guard = await startRpcGuard({ upstreamUrl: "http://127.0.0.1:9/" });
+  try {
+    const { text, json } = await rpc(guard.url, call(1, "eth_chainId"));
+    expect(json).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32603, message: "The chain node is unavailable." },
+    });
+    expect(text).not.toContain("127.0.0.1");
+  } finally {
+    await guard.close();
+  }
+});
+
+test("refuses request bodies over maxBodyBytes", async () => {
+  const guard = await startRpcGuard({ upstreamUrl: anvil.url, maxBodyBytes: 100 });
+  try {
+    const { status, json } = await rpc(
+      guard.url,
+      call(1, "eth_call", [{ data: `0x${"00".repeat(200)}` }, "latest"]),
+    );
+    expect(status).toBe(413);
+    expect(json.error.code).toBe(-32600);
+  } finally {
+    await guard.close();
+  }
+});
