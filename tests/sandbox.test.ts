@@ -1,0 +1,356 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import {
+  type ExecuteModuleParameters,
+  executeModule,
+  type RpcGuard,
+  startRpcGuard,
+  transpileModule,
+} from "../src/sandbox/index.ts";
+import { type AnvilHandle, startAnvil } from "../src/world/anvil.ts";
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const agent = "0x00000000000000000000000000000000000a9e57";
+const recipient = "0x000000000000000000000000000000000000beef";
+const oneEther = 10n ** 18n;
+
+let anvil: AnvilHandle;
+let guard: RpcGuard;
+
+async function anvilRpc(method: string, params: unknown[] = []): Promise<any> {
+  const response = await fetch(anvil.url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  return ((await response.json()) as { result: unknown }).result;
+}
+
+function run(source: string, overrides: Partial<ExecuteModuleParameters> = {}) {
+  return executeModule({
+    source,
+    providerUrl: guard.url,
+    agentAddress: agent,
+    deployedContracts: { Recipient: recipient },
+    timeoutMs: 10_000,
+    ...overrides,
+  });
+}
+
+beforeAll(async () => {
+  anvil = await startAnvil({ chainId: 56 });
+  await anvilRpc("anvil_setBalance", [agent, `0x${(5n * oneEther).toString(16)}`]);
+  guard = await startRpcGuard({ upstreamUrl: anvil.url });
+});
+
+afterAll(async () => {
+  await guard?.close();
+  await anvil?.stop();
+});
+
+describe("transpileModule", () => {
+  test("erases types and keeps ES module syntax", async () => {
+    const result = await transpileModule(
+      "export async function executeSkill(url: string): Promise<bigint> { return 1n; }",
+    );
+    expect(result).toEqual({
+      ok: true,
+      code: "async function executeSkill(url) {\n  return 1n;\n}\nexport {\n  executeSkill\n};\n",
+    });
+  });
+
+  test("returns a syntax error as a result", async () => {
+    expect(await transpileModule("export function executeSkill( {")).toEqual({
+      ok: false,
+      message: "1:31: Expected identifier but found end of file",
+    });
+  });
+});
+
+describe("executeModule: the model contract", () => {
+  test("runs an ethers module that reads a balance through the guard and returns a tx with a bigint value", async () => {
+    const result = await run(`
+      import { ethers } from "ethers";
+      export async function executeSkill(providerUrl: string, agentAddress: string, deployedContracts: Record<string, string>) {
+        const provider = new ethers.JsonRpcProvider(providerUrl);
+        const balance = await provider.getBalance(agentAddress);
+        const network = await provider.getNetwork();
+        return { to: deployedContracts.Recipient, data: "0x", value: balance / 5n, chainId: network.chainId };
+      }`);
+    expect(result).toMatchObject({
+      ok: true,
+      value: { to: recipient, data: "0x", value: oneEther, chainId: 56n },
+    });
+    if (!result.ok) throw new Error("unreachable");
+    expect(typeof (result.value as { value: unknown }).value).toBe("bigint");
+  });
+
+  test("runs a viem public client over http(providerUrl)", async () => {
+    const result = await run(`
+      import { createPublicClient, http, parseEther } from "viem";
+      import { bsc } from "viem/chains";
+      export async function executeSkill(providerUrl: string, agentAddress: string) {
+        const client = createPublicClient({ chain: bsc, transport: http(providerUrl) });
+        return { answer: { balance: await client.getBalance({ address: agentAddress as \`0x\${string}\` }), chainId: await client.getChainId(), one: parseEther("1") } };
+      }`);
+    expect(result).toMatchObject({
+      ok: true,
+      value: { answer: { balance: 5n * oneEther, chainId: 56, one: oneEther } },
+    });
+  });
+
+  test("preserves bytes, nested bigints and an undefined return", async () => {
+    const bytes = await run(
+      `export async function executeSkill() { return { data: new Uint8Array([1, 255]), list: [1n, -2n], n: 1.5, s: "x" }; }`,
+    );
+    expect(bytes).toMatchObject({
+      ok: true,
+      value: { data: new Uint8Array([1, 255]), list: [1n, -2n], n: 1.5, s: "x" },
+    });
+    const nothing = await run("export async function executeSkill() {}");
+    expect(nothing).toMatchObject({ ok: true, value: undefined });
+  });
+
+  test('fails with "ethers is not defined" when the module uses ethers without importing it', async () => {
+    const result = await run(`
+      export async function executeSkill(providerUrl: string, agentAddress: string) {
+        return { to: agentAddress, value: ethers.parseEther("1") };
+      }`);
+    expect(result).toMatchObject({ ok: false, error: { code: "runtime_error" } });
+    if (result.ok) throw new Error("unreachable");
+    expect(result.error.message).toContain("ethers is not defined");
+  });
+
+  test("reports a thrown error as runtime_error", async () => {
+    const result = await run(
+      `export async function executeSkill() { throw new Error("insufficient allowance"); }`,
+    );
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: "runtime_error", message: "Error: insufficient allowance" },
+    });
+  });
+
+  test("reports a missing executeSkill export as no_export", async () => {
+    const result = await run("export async function execute() { return {}; }");
+    expect(result).toMatchObject({ ok: false, error: { code: "no_export" } });
+  });
+
+  test("reports a non-function or four-parameter executeSkill as signature_mismatch", async () => {
+    const notFunction = await run("export const executeSkill = { to: '0x' };");
+    expect(notFunction).toMatchObject({ ok: false, error: { code: "signature_mismatch" } });
+    const fourParameters = await run(
+      "export async function executeSkill(a: string, b: string, c: object, d: number) {}",
+    );
+    expect(fourParameters).toMatchObject({
+      ok: false,
+      error: {
+        code: "signature_mismatch",
+        message:
+          "executeSkill declares 4 parameters; it is called with 3 (providerUrl, agentAddress, deployedContracts).",
+      },
+    });
+  });
+
+  test("reports a syntax error as transpile_error without spawning", async () => {
+    const result = await run("export async function executeSkill( {");
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: "transpile_error" },
+      timings: { spawnMs: 0, runMs: 0 },
+    });
+  });
+
+  test("reports functions and cycles in the return value as output_invalid", async () => {
+    const withFunction = await run(
+      "export async function executeSkill() { return { to: '0x', send() {} }; }",
+    );
+    expect(withFunction).toMatchObject({
+      ok: false,
+      error: {
+        code: "output_invalid",
+        message: 'The return value cannot be sent to the harness: field "send" is a function.',
+      },
+    });
+    const cycle = await run(
+      "export async function executeSkill() { const tx: any = {}; tx.self = tx; return tx; }",
+    );
+    expect(cycle).toMatchObject({ ok: false, error: { code: "output_invalid" } });
+  });
+
+  test("reports a return value over maxOutputBytes as output_too_large", async () => {
+    const result = await run(
+      `export async function executeSkill() { return { data: "0x" + "ab".repeat(600_000) }; }`,
+    );
+    expect(result).toMatchObject({ ok: false, error: { code: "output_too_large" } });
+  });
+
+  test("reports a flood written straight to the result channel as output_too_large", async () => {
+    const result = await run(`
+      import { writeSync } from "node:fs";
+      export async function executeSkill() { const chunk = Buffer.alloc(1 << 20, 120); for (let i = 0; i < 8; i++) writeSync(3, chunk); return {}; }`);
+    expect(result).toMatchObject({ ok: false, error: { code: "output_too_large" } });
+  });
+});
+
+describe("executeModule: the model cannot change the chain", () => {
+  test("refuses and records anvil_*, eth_sendTransaction, evm_*, hardhat_* sent with fetch, also in a batch", async () => {
+    const before = guard.violations.length;
+    const result = await run(`
+      export async function executeSkill(providerUrl: string, agentAddress: string) {
+        const post = async (body: unknown) => (await fetch(providerUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json();
+        const call = (id: number, method: string, params: unknown[] = []) => ({ jsonrpc: "2.0", id, method, params });
+        const single = [
+          await post(call(1, "anvil_setBalance", [agentAddress, "0xffffffffffffffffffffff"])),
+          await post(call(2, "eth_sendTransaction", [{ from: agentAddress, to: agentAddress, value: "0x1" }])),
+          await post(call(3, "evm_snapshot")),
+          await post(call(4, "hardhat_impersonateAccount", [agentAddress])),
+        ];
+        const batch = await post([call(5, "eth_getBalance", [agentAddress, "latest"]), call(6, "anvil_mine"), call(7, "eth_chainId")]);
+        return { single, batch };
+      }`);
+    expect(result.ok).toBe(true);
+    if (!result.ok) throw new Error("unreachable");
+    const value = result.value as { single: any[]; batch: any[] };
+    expect(value.single.map((r) => r.error.code)).toEqual([-32601, -32601, -32601, -32601]);
+    expect(value.batch.map((r) => r.result ?? r.error.code)).toEqual([
+      `0x${(5n * oneEther).toString(16)}`,
+      -32601,
+      "0x38",
+    ]);
+    expect(guard.violations.slice(before).map((v) => [v.kind, v.method])).toEqual([
+      ["forbidden_rpc_method", "anvil_setBalance"],
+      ["forbidden_rpc_method", "eth_sendTransaction"],
+      ["forbidden_rpc_method", "evm_snapshot"],
+      ["forbidden_rpc_method", "hardhat_impersonateAccount"],
+      ["forbidden_rpc_method", "anvil_mine"],
+    ]);
+    expect(BigInt(await anvilRpc("eth_getBalance", [agent, "latest"]))).toBe(5n * oneEther);
+    expect(await anvilRpc("eth_blockNumber")).toBe("0x0");
+  });
+});
+
+describe("executeModule: the sandbox", () => {
+  test("denies reading a project file and /etc/passwd", async () => {
+    for (const file of [path.join(projectRoot, "package.json"), "/etc/passwd"]) {
+      const result = await run(
+        `import { readFileSync } from "node:fs";
+         export async function executeSkill(_u: string, _a: string, c: Record<string, string>) { return readFileSync(c.file, "utf8"); }`,
+        { deployedContracts: { file } },
+      );
+      expect(result).toMatchObject({
+        ok: false,
+        error: {
+          code: "permission_denied",
+          message: `Access to this API has been restricted (FileSystemRead ${file})`,
+        },
+      });
+    }
+  });
+
+  test("denies importing a project module that is not ethers or viem", async () => {
+    const result = await run(
+      `import "${path.join(projectRoot, "src/errors.ts")}"; export async function executeSkill() {}`,
+    );
+    expect(result).toMatchObject({ ok: false, error: { code: "permission_denied" } });
+  });
+
+  test("gives the module an empty process.env even when the harness holds API keys", async () => {
+    process.env.OPENAI_API_KEY = "sk-questbench-test-secret";
+    try {
+      const result = await run(
+        "export async function executeSkill() { return { keys: Object.keys(process.env), all: JSON.stringify(process.env) }; }",
+      );
+      expect(result).toMatchObject({ ok: true, value: { keys: [], all: "{}" } });
+    } finally {
+      delete process.env.OPENAI_API_KEY;
+    }
+  });
+
+  test("runs as nobody when the harness is root", async () => {
+    const result = await run(
+      "export async function executeSkill() { return [process.getuid!(), process.getgid!()]; }",
+    );
+    const expected = process.getuid?.() === 0 ? [65534, 65534] : [process.getuid?.(), process.getgid?.()];
+    expect(result).toMatchObject({ ok: true, value: expected });
+  });
+
+  test("denies spawning a child process", async () => {
+    const result = await run(`
+      import { spawnSync } from "node:child_process";
+      export async function executeSkill() { return spawnSync("cat", ["/etc/passwd"]).stdout?.toString(); }`);
+    expect(result).toMatchObject({ ok: false, error: { code: "permission_denied" } });
+  });
+
+  test("denies starting a worker", async () => {
+    const result = await run(`
+      import { Worker } from "node:worker_threads";
+      export async function executeSkill() { new Worker("process.exit(0)", { eval: true }); return {}; }`);
+    expect(result).toMatchObject({ ok: false, error: { code: "permission_denied" } });
+  });
+
+  test("kills an infinite loop at the timeout", async () => {
+    const started = performance.now();
+    const result = await run("export async function executeSkill() { while (true) {} }", {
+      timeoutMs: 1_500,
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: "timeout", message: "The module did not finish within 1500 ms and was killed." },
+    });
+    expect(performance.now() - started).toBeLessThan(2_500);
+  });
+
+  test("kills a promise kept pending by a live timer at the timeout", async () => {
+    const result = await run(
+      "export async function executeSkill() { setInterval(() => {}, 1000); return new Promise(() => {}); }",
+      { timeoutMs: 1_000 },
+    );
+    expect(result).toMatchObject({ ok: false, error: { code: "timeout" } });
+  });
+
+  test("reports a promise that can never settle as timeout without waiting for the clock", async () => {
+    const started = performance.now();
+    const result = await run("export async function executeSkill() { return new Promise(() => {}); }");
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        code: "timeout",
+        message:
+          "executeSkill returned a promise that never settles (the event loop emptied while waiting for it).",
+      },
+    });
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  test("reports a memory bomb as memory_limit", async () => {
+    const result = await run(
+      "export async function executeSkill() { const hoard = []; while (true) hoard.push(new Array(100_000).fill(Math.random())); }",
+      { memoryMb: 64 },
+    );
+    expect(result).toMatchObject({ ok: false, error: { code: "memory_limit" } });
+  });
+
+  test("reports process.exit before returning as process_exit", async () => {
+    const result = await run("export async function executeSkill() { process.exit(0); }");
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        code: "process_exit",
+        message: "The sandbox process exited with code 0 before executeSkill returned a result.",
+      },
+    });
+  });
+
+  test("runs 8 executions concurrently", async () => {
+    const source = `
+      import { ethers } from "ethers";
+      export async function executeSkill(providerUrl: string, agentAddress: string) {
+        const balance = await new ethers.JsonRpcProvider(providerUrl).getBalance(agentAddress);
+        return { to: agentAddress, data: "0x", value: balance };
+      }`;
+    const results = await Promise.all(Array.from({ length: 8 }, () => run(source, { timeoutMs: 20_000 })));
+    for (const result of results) expect(result).toMatchObject({ ok: true, value: { value: 5n * oneEther } });
+  });
+});
