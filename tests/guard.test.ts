@@ -138,6 +138,17 @@ describe("startRpcGuard", () => {
     ]);
   });
 
+  test("records a forbidden notification although a notification gets no response", async () => {
+    const before = guard.violations.length;
+    const { status, text } = await rpc(guard.url, { jsonrpc: "2.0", method: "anvil_mine", params: [] });
+    expect(status).toBe(204);
+    expect(text).toBe("");
+    expect(guard.violations.slice(before)).toEqual([
+      { kind: "forbidden_rpc_method", method: "anvil_mine", at: expect.any(Number) },
+    ]);
+    expect((await rpc(anvil.url, call(1, "eth_blockNumber"))).json.result).toBe("0x0");
+  });
+
   test("answers malformed JSON with a parse error and keeps serving", async () => {
     const { status, json } = await rpc(guard.url, "{not json");
     expect(status).toBe(200);
