@@ -1,0 +1,28 @@
+export * from "./abis.ts";
+export { type AnvilHandle, anvilBinaryPath, type StartAnvilParameters, startAnvil } from "./anvil.ts";
+export {
+  type AnvilPool,
+  anvilRpc,
+  type CreateAnvilPoolParameters,
+  createAnvilPool,
+  type Lease,
+  primeWorldClock,
+} from "./pool.ts";
+export {
+  formatAddressBook,
+  type ServeWorldParameters,
+  type ServeWorldReturnType,
+  serveWorld,
+} from "./serve.ts";
+export {
+  CONTRACT_KEYS,
+  type ContractKey,
+  deployedContracts,
+  loadWorld,
+  type TokenInfo,
+  type TokenKey,
+  type World,
+  type WorldAccount,
+  worldJsonPath,
+  worldStatePath,
+} from "./world.ts";

@@ -1,0 +1,232 @@
+import { ChainError } from "../errors.ts";
+import { type AnvilHandle, startAnvil } from "./anvil.ts";
+import { type World, worldStatePath } from "./world.ts";
+
+/**
+ * Sends one JSON-RPC request straight to Anvil (the harness's own channel, never the guarded URL a
+ * model sees).
+ *
+ * @throws {ChainError} on a JSON-RPC error, a non-200 answer or after `timeoutMs` (default 10 s).
+ */
+export async function anvilRpc<T = unknown>(
+  url: string,
+  method: string,
+  params: unknown[] = [],
+  timeoutMs = 10_000,
+): Promise<T> {
+  let body: { result?: T; error?: { code: number; message: string } };
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    body = (await response.json()) as typeof body;
+  } catch (error) {
+    throw new ChainError(`Anvil at ${url} did not answer ${method}.`, { cause: error });
+  }
+  if (body.error) {
+    throw new ChainError(`Anvil rejected ${method}.`, {
+      details: `${body.error.code}: ${body.error.message}`,
+    });
+  }
+  return body.result as T;
+}
+
+/**
+ * Makes time deterministic on a freshly booted (or reverted) instance: Anvil does not keep the block
+ * interval in its state file, and after `--load-state` it would stamp the next block with the wall
+ * clock. `evm_setTime(head)` moves Anvil's clock back to the head block's timestamp (plain
+ * `evm_setNextBlockTimestamp` is refused there, as Anvil's clock already ran past it), and
+ * `anvil_setBlockTimestampInterval 1` makes every next block exactly 1 s later than its parent.
+ */
+export async function primeWorldClock(url: string): Promise<void> {
+  const head = await anvilRpc<{ timestamp: string }>(url, "eth_getBlockByNumber", ["latest", false]);
+  await anvilRpc(url, "evm_setTime", [Number(head.timestamp)]);
+  await anvilRpc(url, "anvil_setBlockTimestampInterval", [1]);
+}
+
+/** Exclusive use of one Anvil instance, at the world snapshot when handed out. */
+export type Lease = {
+  /** Direct JSON-RPC URL of the instance (harness side). */
+  url: string;
+  /** Position of the instance in the pool (stable across replacements). */
+  index: number;
+  /** Returns the instance; it is reverted to the snapshot before anyone else gets it. Idempotent. */
+  release(): void;
+  /**
+   * Reverts to the world snapshot (`evm_revert` must return true) and takes a new snapshot, since
+   * Anvil consumes the id on revert. Wait for every receipt before calling it.
+   * @throws {ChainError} when the revert returns false or the instance does not answer.
+   */
+  reset(): Promise<void>;
+};
+
+/** Parameters of {@link createAnvilPool}. */
+export type CreateAnvilPoolParameters = {
+  /** Number of Anvil instances (= the run's concurrency). */
+  size: number;
+  /** State file to boot from; default `fixtures/world/state.json`. */
+  stateFile?: string | undefined;
+  /** The world the state file belongs to (chain id). */
+  world: World;
+  /** Milliseconds the `eth_chainId` health check may take. Default 2,000. */
+  healthTimeoutMs?: number | undefined;
+};
+
+/** N Anvil instances leased one user at a time, FIFO (SPEC.md §3, Isolation and Pool). */
+export type AnvilPool = {
+  /** Boots every instance (in parallel) and takes its snapshot. */
+  start(): Promise<void>;
+  /** Waits (FIFO) for a free instance, health-checks it (replacing it if dead) and resets it if used. */
+  lease(): Promise<Lease>;
+  /** Stops every instance; pending `lease()` calls reject with ChainError. */
+  stop(): Promise<void>;
+  /** Current URLs, one per instance (a replaced instance gets a new URL). */
+  readonly urls: string[];
+  /** How many instances were booted again after failing a health check or a reset (infra retries). */
+  readonly replacements: number;
+};
+
+type Slot = {
+  index: number;
+  handle: AnvilHandle | undefined;
+  snapshotId: string;
+  /** Used since its last reset: must be reverted before the next lease. */
+  dirty: boolean;
+};
+
+/**
+ * Creates a pool of Anvil instances booted from the world state file. Each instance, after boot,
+ * gets the 1 s block interval and the next timestamp pinned (see {@link primeWorldClock}) and takes
+ * one `evm_snapshot`. A lease is exclusive; on release the instance is marked dirty and reverted to
+ * the snapshot before its next lease. An instance whose `eth_chainId` health check fails (or whose
+ * revert fails) is stopped and booted again transparently; `replacements` counts these.
+ *
+ * @example
+ * const pool = createAnvilPool({ size: 4, world: loadWorld() });
+ * await pool.start();
+ * const lease = await pool.lease();
+ * try {
+ *   // ... run one instance against lease.url
+ * } finally {
+ *   lease.release();
+ * }
+ * await pool.stop();
+ */
+export function createAnvilPool(parameters: CreateAnvilPoolParameters): AnvilPool {
+  const stateFile = parameters.stateFile ?? worldStatePath();
+  const healthTimeoutMs = parameters.healthTimeoutMs ?? 2_000;
+  const slots: Slot[] = Array.from({ length: parameters.size }, (_, index) => ({
+    index,
+    handle: undefined,
+    snapshotId: "",
+    dirty: false,
+  }));
+  const free: Slot[] = [];
+  const waiters: { resolve: (slot: Slot) => void; reject: (error: unknown) => void }[] = [];
+  let replacements = 0;
+  let stopped = false;
+
+  async function boot(slot: Slot): Promise<void> {
+    await slot.handle?.stop();
+    slot.handle = undefined;
+    const handle = await startAnvil({ loadState: stateFile, chainId: parameters.world.chainId });
+    slot.handle = handle;
+    await primeWorldClock(handle.url);
+    slot.snapshotId = await anvilRpc<string>(handle.url, "evm_snapshot");
+    slot.dirty = false;
+  }
+
+  async function revert(slot: Slot): Promise<void> {
+    const url = slot.handle!.url;
+    const reverted = await anvilRpc<boolean>(url, "evm_revert", [slot.snapshotId]);
+    if (reverted !== true) {
+      throw new ChainError(`evm_revert(${slot.snapshotId}) returned ${String(reverted)} on ${url}.`, {
+        details: "The instance cannot be restored to the world snapshot; it must be replaced.",
+      });
+    }
+    // Anvil consumes the snapshot id on revert, and the clock pin is not part of the snapshot.
+    await primeWorldClock(url);
+    slot.snapshotId = await anvilRpc<string>(url, "evm_snapshot");
+    slot.dirty = false;
+  }
+
+  async function healthy(slot: Slot): Promise<boolean> {
+    if (!slot.handle) return false;
+    try {
+      const chainId = await anvilRpc<string>(slot.handle.url, "eth_chainId", [], healthTimeoutMs);
+      return Number(chainId) === parameters.world.chainId;
+    } catch {
+      return false;
+    }
+  }
+
+  function handOut(slot: Slot): void {
+    const waiter = waiters.shift();
+    if (waiter) waiter.resolve(slot);
+    else free.push(slot);
+  }
+
+  async function prepare(slot: Slot): Promise<void> {
+    if (!(await healthy(slot))) {
+      replacements += 1;
+      await boot(slot);
+      return;
+    }
+    if (!slot.dirty) return;
+    try {
+      await revert(slot);
+    } catch {
+      replacements += 1;
+      await boot(slot);
+    }
+  }
+
+  return {
+    get urls() {
+      return slots.map((slot) => slot.handle?.url ?? "");
+    },
+    get replacements() {
+      return replacements;
+    },
+    async start() {
+      await Promise.all(slots.map((slot) => boot(slot)));
+      for (const slot of slots) handOut(slot);
+    },
+    async lease() {
+      if (stopped) throw new ChainError("The Anvil pool is stopped.");
+      const slot =
+        free.shift() ?? (await new Promise<Slot>((resolve, reject) => waiters.push({ resolve, reject })));
+      try {
+        await prepare(slot);
+      } catch (error) {
+        // A slot that cannot even be booted again goes back unbooted; the next lease retries it.
+        slot.dirty = true;
+        handOut(slot);
+        throw error;
+      }
+      let released = false;
+      return {
+        url: slot.handle!.url,
+        index: slot.index,
+        release() {
+          if (released) return;
+          released = true;
+          slot.dirty = true;
+          if (!stopped) handOut(slot);
+        },
+        async reset() {
+          if (released) throw new ChainError("reset() called on a released lease.");
+          await revert(slot);
+        },
+      };
+    },
+    async stop() {
+      stopped = true;
+      for (const waiter of waiters.splice(0)) waiter.reject(new ChainError("The Anvil pool was stopped."));
+      await Promise.all(slots.map((slot) => slot.handle?.stop()));
+    },
+  };
+}

@@ -1,0 +1,156 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Address, Hex } from "viem";
+import { ChainError } from "../errors.ts";
+
+/**
+ * The 29 `deployedContracts` keys the model receives (TASKS.md §2.3, last paragraph), in the
+ * order of that table. `rich_address` is an EOA; every other key has code.
+ */
+export const CONTRACT_KEYS = [
+  "wbnb",
+  "usdt",
+  "busd",
+  "cake",
+  "pancake_router",
+  "pancake_factory",
+  "pancake_squad",
+  "erc1363_token",
+  "erc1363_receiver",
+  "erc721_token",
+  "nft_receiver",
+  "erc1155_token",
+  "simple_staking",
+  "simple_lp_staking",
+  "simple_reward_pool",
+  "simple_counter",
+  "message_board",
+  "donation_box",
+  "fallback_receiver",
+  "delegate_call_proxy",
+  "delegate_call_implementation",
+  "flashloan_contract",
+  "rich_address",
+  "pair_usdt_busd",
+  "pair_wbnb_usdt",
+  "pair_wbnb_busd",
+  "pair_wbnb_cake",
+  "pair_cake_usdt",
+  "pair_cake_busd",
+] as const;
+
+/** One of the 29 keys of {@link CONTRACT_KEYS}. */
+export type ContractKey = (typeof CONTRACT_KEYS)[number];
+
+/** Keys of the ERC-20-like tokens described in `world.tokens`. */
+export type TokenKey = "wbnb" | "usdt" | "busd" | "cake" | "erc1363_token";
+
+/** An account whose key the harness holds (never shown to a model). */
+export type WorldAccount = { address: Address; privateKey: Hex };
+
+/** Token metadata as the contract reports it (all world tokens have 18 decimals). */
+export type TokenInfo = { symbol: string; name: string; decimals: number };
+
+/**
+ * The world's address book, `fixtures/world/world.json`, written by `fixtures/build-world.ts`.
+ * Amounts are wei as base-10 strings; times are unix seconds.
+ */
+export type World = {
+  schemaVersion: 1;
+  /** `sha256:<hex>` of state.json's bytes: identifies the chain state a run started from. */
+  worldId: string;
+  chainId: 56;
+  /** Timestamp of block 0 (seconds). */
+  genesisTimestamp: number;
+  /** Head of the state file: every instance starts here; the next block is `timestamp + 1`. */
+  snapshot: { blockNumber: number; timestamp: number };
+  /** Agent A (TASKS.md §2.1); the harness signs with this key. */
+  agent: WorldAccount;
+  /** Rich account R (`rich_address`): 5,000 USDT, 1 BNB, approved A for 1,000 USDT. */
+  rich: WorldAccount;
+  /** Treasury: the rest of every supply and all pool LP; source of planted balances. */
+  treasury: WorldAccount;
+  /** Checksummed addresses of the 29 `deployedContracts` keys. */
+  contracts: Record<ContractKey, Address>;
+  tokens: Record<TokenKey, TokenInfo>;
+  constants: {
+    /** USDT per WBNB in `pair_wbnb_usdt` at the snapshot (reserve ratio, 18 digits, truncated). */
+    P: string;
+    /** Seconds each block advances the clock. */
+    blockTimeSeconds: 1;
+    /** `simple_reward_pool`: CAKE wei per second per 1e18 LP wei (0.01 CAKE). */
+    rewardPerLpPerSecondWei: string;
+    /** `flashloan_contract` fee = floor(amount * numerator / denominator). */
+    flashLoanFee: { numerator: number; denominator: number };
+    /** LPwu wei A has staked in `simple_reward_pool` (0.5 LP). */
+    agentStakedLpwuWei: string;
+    /** Block timestamp of A's stake (snapshot.timestamp − 3,600). */
+    stakeTimestamp: number;
+    /** allowance(R, A) of USDT at the snapshot, wei. */
+    richAllowanceToAgentWei: string;
+    /** `erc721_token` tokenURI(id) = prefix + id + ".json". */
+    erc721TokenUriPrefix: string;
+    erc721AgentTokenIds: number[];
+    pancakeSquadAgentTokenId: number;
+    /** `erc1155_token` id → units A holds. */
+    erc1155AgentBalances: Record<string, number>;
+    /** getValue() through the proxy and on the implementation. */
+    delegateCallValues: { proxy: number; implementation: number };
+  };
+  /** Contract (or contract family) → variable → storage slot number (Solidity layout). */
+  storageSlots: Record<string, Record<string, number>>;
+};
+
+const worldDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/world");
+
+/** Absolute path of the Anvil state file to boot from (`fixtures/world/state.json`). */
+export function worldStatePath(): string {
+  return path.join(worldDir, "state.json");
+}
+
+/** Absolute path of the address book (`fixtures/world/world.json`), next to the state file. */
+export function worldJsonPath(): string {
+  return path.join(worldDir, "world.json");
+}
+
+/**
+ * Reads the world's address book written by `npx tsx fixtures/build-world.ts`.
+ *
+ * @param file world.json to read; default {@link worldJsonPath}.
+ * @returns the typed world (addresses checksummed, amounts as wei strings).
+ * @throws {ChainError} when the file is missing or lacks one of the 29 contract keys.
+ * @example
+ * import { loadWorld, worldStatePath } from "./world.ts";
+ * const world = loadWorld();
+ * const anvil = await startAnvil({ loadState: worldStatePath(), chainId: world.chainId });
+ */
+export function loadWorld(file: string = worldJsonPath()): World {
+  let world: World;
+  try {
+    world = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new ChainError(`Cannot read the world address book ${file}.`, {
+      cause: error,
+      details: "Build it with `npx tsx fixtures/build-world.ts`.",
+    });
+  }
+  const missing = CONTRACT_KEYS.filter((key) => !world.contracts?.[key]);
+  if (world.schemaVersion !== 1 || missing.length) {
+    throw new ChainError(`The world address book ${file} is not schema version 1 with all 29 keys.`, {
+      details: `schemaVersion ${world.schemaVersion}; missing keys: ${missing.join(", ") || "none"}`,
+    });
+  }
+  return world;
+}
+
+/**
+ * The `deployedContracts` map a model receives: the 29 keys and their checksummed addresses.
+ * (TASKS.md §2.3; no key is ever missing, fixing the reference implementation's defect 9.)
+ */
+export function deployedContracts(world: World): Record<ContractKey, Address> {
+  return Object.fromEntries(CONTRACT_KEYS.map((key) => [key, world.contracts[key]])) as Record<
+    ContractKey,
+    Address
+  >;
+}
