@@ -1,0 +1,94 @@
+import type { ChatMessage } from "../protocol/prompt.ts";
+import type { Split } from "../tasks/types.ts";
+import type { CheckResult } from "../validators/types.ts";
+
+/** Why an instance did not score (results.json `instances[].failure.class`). */
+export type FailureClass =
+  | "schema_invalid"
+  | "compile_error"
+  | "runtime_error"
+  | "timeout"
+  | "resource_limit"
+  | "sandbox_violation"
+  | "integrity_violation"
+  | "send_rejected"
+  | "checks_failed"
+  | "provider_error"
+  | "infra_error";
+
+export type Failure = { class: FailureClass; reason: string; code?: string | undefined };
+
+/** A refused RPC call or other integrity breach recorded on an attempt (SPEC.md §5). */
+export type IntegrityViolationRecord = {
+  kind: string;
+  method?: string | undefined;
+  at?: number | undefined;
+  detail?: string | undefined;
+};
+
+/** The transaction the harness sent for an execution, as recorded in results. */
+export type TransactionRecord = {
+  hash: string;
+  to: string | null;
+  input: string;
+  /** Wei, base-10 string. */
+  value: string;
+  status: "success" | "reverted";
+  gasUsed: string;
+  /** Wei paid, base-10 string. */
+  fee: string;
+  revertReason?: string | undefined;
+};
+
+/** One instance's result (results.json `instances[]`). Amounts are base-10 strings (JSON has no bigint). */
+export type InstanceResult = {
+  taskId: string;
+  taskVersion: number;
+  split: Split;
+  category: string;
+  subcategory: string;
+  difficulty: string;
+  /** The run seed; `instanceSeed` is the hash derived from (seed, task id, epoch). */
+  seed: number;
+  epoch: number;
+  instanceSeed: string;
+  templateIndex: number;
+  params: Record<string, unknown>;
+  model: string;
+  score: number;
+  passed: boolean;
+  checks: CheckResult[];
+  failure: Failure | null;
+  integrityViolations: IntegrityViolationRecord[];
+  prompt: ChatMessage[];
+  response: string;
+  transaction?: TransactionRecord | undefined;
+  answer?: unknown;
+  durationMs: number;
+  timings: Record<string, number>;
+};
+
+export type SplitSummary = { score: number; max: number; passed: number; count: number };
+
+export type RunManifest = {
+  packageVersion: string;
+  gitCommit: string | null;
+  seed: number;
+  epochs: number;
+  model: string;
+  split: "atomic" | "composite" | "all";
+  taskFiles: Record<string, string>;
+  anvilVersion: string;
+  worldId: string;
+  chainId: number;
+  nodeVersion: string;
+  startedAt: string;
+};
+
+/** The whole of results.json. */
+export type RunResults = {
+  schemaVersion: 1;
+  manifest: RunManifest;
+  summary: { atomic: SplitSummary; composite: SplitSummary; total: SplitSummary };
+  instances: InstanceResult[];
+};

@@ -1,0 +1,160 @@
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import AjvModule from "ajv";
+import { TaskSpecError } from "../errors.ts";
+import { ALL_FUNCTIONS } from "../validators/chainScope.ts";
+import { compileCheck } from "../validators/registry.ts";
+import { type Check, CheckArgsError } from "../validators/types.ts";
+import { type CompiledAction, compileAction } from "./actions.ts";
+import { placeholderNames } from "./placeholders.ts";
+import type { LoadedTaskSpec, TaskSpec } from "./types.ts";
+import { compileExpr } from "./validateExpr.ts";
+
+const Ajv = AjvModule as unknown as typeof AjvModule.default;
+
+/** The project root (where `tasks/` and `fixtures/` live). */
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const TASKS_DIR = path.join(PROJECT_ROOT, "tasks");
+const SCHEMA_FILE = path.join(TASKS_DIR, "task.schema.json");
+
+/** A task spec ready to run: the spec, its compiled checks and pre-state actions. */
+export type LoadedTask = { spec: LoadedTaskSpec; checks: Check[]; actions: CompiledAction[] };
+
+let validator: ReturnType<InstanceType<typeof Ajv>["compile"]> | undefined;
+function schemaValidator() {
+  if (!validator) {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    validator = ajv.compile(JSON.parse(readFileSync(SCHEMA_FILE, "utf8")));
+  }
+  return validator;
+}
+
+/** Every task spec file below `dir` (recursively), sorted for a stable order. */
+export function taskFiles(dir = TASKS_DIR): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith(".json") && full !== SCHEMA_FILE) out.push(full);
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+/**
+ * Loads and validates one task spec: JSON Schema (ajv), then meaning — every placeholder and
+ * expression names a defined parameter, contract key or function; every check's arguments are valid;
+ * atomic weights sum to 100; a query task declares its answer fields.
+ * @throws {TaskSpecError} naming the file and the offending field (e.g. `checks[3].args.token`).
+ */
+export function loadTaskFile(file: string): LoadedTask {
+  const rel = path.relative(PROJECT_ROOT, file);
+  const bytes = readFileSync(file);
+  let json: unknown;
+  try {
+    json = JSON.parse(bytes.toString("utf8"));
+  } catch (error) {
+    throw new TaskSpecError(rel, "(file)", `is not valid JSON: ${(error as Error).message}`);
+  }
+  const validate = schemaValidator();
+  if (!validate(json)) {
+    const err = validate.errors![0]!;
+    const field =
+      err.instancePath
+        .replace(/^\//, "")
+        .replace(/\/(\d+)(?=\/|$)/g, "[$1]")
+        .replaceAll("/", ".") || "(root)";
+    const extra =
+      err.params && "additionalProperty" in err.params ? ` '${err.params.additionalProperty}'` : "";
+    throw new TaskSpecError(rel, field, `${err.message}${extra}`);
+  }
+  const spec = json as TaskSpec;
+  const fail = (field: string, problem: string): never => {
+    throw new TaskSpecError(rel, field, problem);
+  };
+  const expectedName = path.basename(file, ".json");
+  if (spec.id !== expectedName) fail("id", `'${spec.id}' does not match the file name '${expectedName}'`);
+  const params = new Set(Object.keys(spec.parameters));
+  const kind = spec.kind ?? (spec.answer ? "query" : "transaction");
+  if (spec.split === "atomic" && kind === "query" && !spec.answer)
+    fail("answer", "a query task must declare answer.fields");
+
+  for (const [name, p] of Object.entries(spec.parameters)) {
+    if (p.type === "decimal" && Number(p.min) > Number(p.max)) fail(`parameters.${name}`, "min is above max");
+    if (p.type === "int" && p.min > p.max) fail(`parameters.${name}`, "min is above max");
+    if (p.type === "text" && p.minLength > p.maxLength)
+      fail(`parameters.${name}`, "minLength is above maxLength");
+    if (p.type === "derived") {
+      try {
+        compileExpr(p.expr, params, ALL_FUNCTIONS);
+      } catch (error) {
+        fail(`parameters.${name}.expr`, (error as Error).message);
+      }
+    }
+  }
+  const checkText = (field: string, text: string) => {
+    for (const name of placeholderNames(text)) {
+      const [head, ...rest] = name.split(".");
+      if (head === "contracts") {
+        if (rest.length !== 1) fail(field, `placeholder {{${name}}} should be {{contracts.<key>}}`);
+        try {
+          compileExpr(name, params, ALL_FUNCTIONS);
+        } catch (error) {
+          fail(field, `placeholder {{${name}}}: ${(error as Error).message}`);
+        }
+      } else if (!(head === "agent" && rest.length === 0) && !params.has(head!)) {
+        fail(field, `placeholder {{${name}}} names no parameter`);
+      }
+    }
+  };
+  for (const [i, t] of spec.templates.entries()) checkText(`templates[${i}]`, t);
+  for (const [i, t] of (spec.facts ?? []).entries()) checkText(`facts[${i}]`, t);
+  if (spec.reference) checkText("reference.response", spec.reference.response);
+
+  const actions = (spec.preState ?? []).map((a, i) => {
+    try {
+      return compileAction(a, params);
+    } catch (error) {
+      const [field, ...problem] = (error as Error).message.split(": ");
+      return fail(`preState[${i}].${field}`, problem.join(": "));
+    }
+  });
+  const compile = { parameterNames: params, answerFields: new Set(Object.keys(spec.answer?.fields ?? {})) };
+  const checks = spec.checks.map((c, i) => {
+    try {
+      return compileCheck(c, compile);
+    } catch (error) {
+      if (error instanceof CheckArgsError)
+        return fail(
+          `checks[${i}].${error.field === "check" ? "check" : `args.${error.field}`}`,
+          error.message,
+        );
+      throw error;
+    }
+  });
+  if (spec.split === "atomic") {
+    const total = checks.reduce((sum, c) => sum + c.weight, 0);
+    if (total !== 100) fail("checks", `weights sum to ${total}, not 100`);
+  }
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  return { spec: { ...spec, file: rel, sha256 }, checks, actions };
+}
+
+/**
+ * Loads every task spec below `dir`.
+ * @throws {TaskSpecError} for the first malformed file, or for two files sharing an id.
+ */
+export function loadTasks(dir = TASKS_DIR): LoadedTask[] {
+  const tasks = taskFiles(dir).map(loadTaskFile);
+  const seen = new Map<string, string>();
+  for (const t of tasks) {
+    const other = seen.get(t.spec.id);
+    if (other) throw new TaskSpecError(t.spec.file, "id", `duplicate id '${t.spec.id}' (also in ${other})`);
+    seen.set(t.spec.id, t.spec.file);
+  }
+  return tasks;
+}

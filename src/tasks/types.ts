@@ -1,0 +1,81 @@
+/**
+ * Task spec and instance types (SPEC.md §1). The JSON Schema in `tasks/task.schema.json` is the
+ * source of truth for the file format; these types mirror it.
+ */
+
+export type Split = "atomic" | "composite";
+export type Difficulty = "easy" | "easy-medium" | "medium" | "hard";
+export type TaskKind = "transaction" | "query";
+
+export type ParameterSpec =
+  | { type: "decimal"; min: string; max: string; decimals: number }
+  | { type: "int"; min: number; max: number; step?: number }
+  | { type: "pick"; values: (string | number | Record<string, string | number>)[] }
+  | { type: "fresh_address" }
+  | { type: "fresh_account"; description?: string }
+  | { type: "text"; minLength: number; maxLength: number; alphabet?: string }
+  | { type: "derived"; expr: string; display?: "integer" | "units" | "text"; decimals?: number };
+
+/** Answer field types of TASKS.md §0 "Atomic query tasks". */
+export type AnswerFieldType = "wei" | "int" | "addr" | "str";
+export type AnswerSpec = { fields: Record<string, { type: AnswerFieldType; description: string }> };
+
+export type ActionSpec = { action: string; [arg: string]: unknown };
+export type CheckSpec = {
+  check: string;
+  name?: string;
+  weight?: number;
+  critical?: boolean;
+  args?: Record<string, unknown>;
+};
+
+export type TaskSpec = {
+  id: string;
+  version: number;
+  split: Split;
+  category: string;
+  subcategory: string;
+  difficulty: Difficulty;
+  kind?: TaskKind;
+  summary: string;
+  parameters: Record<string, ParameterSpec>;
+  templates: string[];
+  facts?: string[];
+  preState?: ActionSpec[];
+  checks: CheckSpec[];
+  answer?: AnswerSpec;
+  reference?: { response: string };
+};
+
+/** A loaded spec: the parsed file plus where it came from. */
+export type LoadedTaskSpec = TaskSpec & {
+  /** Path relative to the project root, e.g. `tasks/atomic/erc20/erc20_transfer_fixed.json`. */
+  file: string;
+  /** sha256 of the file's bytes (recorded in the run manifest). */
+  sha256: string;
+};
+
+/**
+ * A parameter's value: decimal amounts stay strings as sampled (`"12.5"`, token units), integers are
+ * bigint, addresses are EIP-55 strings, a pick of objects is an object of such values.
+ */
+export type ParamValue = string | bigint | { [field: string]: string | bigint };
+
+/** A task spec made concrete by a seed (SPEC.md §1). */
+export type Instance = {
+  taskId: string;
+  taskVersion: number;
+  split: Split;
+  kind: TaskKind;
+  /** The run seed and epoch this instance was drawn for. */
+  runSeed: number;
+  epoch: number;
+  /** Hex seed derived from (run seed, task id, epoch). */
+  seed: string;
+  templateIndex: number;
+  params: Record<string, ParamValue>;
+  /** Private keys of `fresh_account` parameters; held by the harness, never shown to the model. */
+  secrets: Record<string, `0x${string}`>;
+  /** The task text: the chosen template with values filled in, followed by the told facts. */
+  taskText: string;
+};

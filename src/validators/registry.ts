@@ -1,0 +1,81 @@
+import type { CheckSpec } from "../tasks/types.ts";
+import { answerEquals, answerFormat } from "./answerChecks.ts";
+import { addLiquidity, calldataArg, eventEmitted } from "./logChecks.ts";
+import { allowanceIs, nativeBalanceDelta, stateDelta, stateIs, tokenBalanceDelta } from "./stateChecks.ts";
+import { selectorIn, txInput, txSucceeded, txTo, txValue } from "./txChecks.ts";
+import { type Check, CheckArgsError, type CheckCompileContext, type CheckFactory } from "./types.ts";
+
+/**
+ * `all`: one weighted check that holds iff every sub-check holds (a ★ effect often has two parts,
+ * e.g. "recipient +x and sender −x"). Args: `{ checks: [{ check, args }] }`.
+ */
+const all: CheckFactory = (args, compile) => {
+  const subs = args.checks;
+  if (!Array.isArray(subs) || subs.length === 0)
+    throw new CheckArgsError("checks", "must be a non-empty list of checks");
+  const parts = subs.map((sub, i) => {
+    try {
+      return buildCheck(sub as CheckSpec, compile);
+    } catch (error) {
+      if (error instanceof CheckArgsError)
+        throw new CheckArgsError(`checks[${i}].${error.field}`, error.message);
+      throw error;
+    }
+  });
+  return {
+    prepare: async (ctx) => Promise.all(parts.map((p) => p.prepare?.(ctx))),
+    async evaluate(ctx, prepared) {
+      const results = [];
+      for (const [i, part] of parts.entries())
+        results.push(await part.evaluate(ctx, (prepared as unknown[])[i]));
+      return {
+        passed: results.every((r) => r.passed),
+        detail: results.map((r) => `${r.passed ? "✓" : "✗"} ${r.detail}`).join("; "),
+      };
+    },
+  };
+};
+
+/** Every check factory a task spec may name (`"check": "<name>"`). */
+export const CHECK_FACTORIES: Record<string, CheckFactory> = {
+  txSucceeded,
+  txTo,
+  selectorIn,
+  txValue,
+  txInput,
+  stateDelta,
+  stateIs,
+  tokenBalanceDelta,
+  nativeBalanceDelta,
+  allowanceIs,
+  answerFormat,
+  answerEquals,
+  calldataArg,
+  eventEmitted,
+  addLiquidity,
+  all,
+};
+
+function buildCheck(spec: CheckSpec, compile: CheckCompileContext): Pick<Check, "prepare" | "evaluate"> {
+  const factory = CHECK_FACTORIES[spec.check];
+  if (!factory)
+    throw new CheckArgsError(
+      "check",
+      `unknown check '${spec.check}' (known: ${Object.keys(CHECK_FACTORIES).join(", ")})`,
+    );
+  return factory(spec.args ?? {}, compile);
+}
+
+/**
+ * Turns a check spec into a runnable check, validating its arguments.
+ * @throws CheckArgsError naming the field below `args` (the loader adds file and index).
+ */
+export function compileCheck(spec: CheckSpec, compile: CheckCompileContext): Check {
+  const built = buildCheck(spec, compile);
+  return {
+    name: spec.name ?? spec.check,
+    weight: spec.weight ?? 0,
+    critical: spec.critical === true,
+    ...built,
+  };
+}

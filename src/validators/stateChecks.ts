@@ -1,0 +1,125 @@
+import { asBigInt, type Expr, evaluateExpr, formatExpr, parseExpr, type Value } from "../tasks/expr.ts";
+import { allowOnly, exprArg } from "./args.ts";
+import { chainScope } from "./chainScope.ts";
+import {
+  type CompareOp,
+  compareValues,
+  describeComparison,
+  parseOp,
+  parseTolerance,
+  type Tolerance,
+} from "./compare.ts";
+import { CheckArgsError, type CheckCompileContext, type CheckContext, type CheckFactory } from "./types.ts";
+
+const scopeOf = (ctx: CheckContext) => chainScope(ctx.client, ctx.instance.params, ctx.world);
+
+type DeltaOptions = {
+  read: Expr;
+  expected: Expr;
+  op: CompareOp;
+  tolerance: Tolerance;
+  plusFee: boolean;
+  label?: string;
+};
+
+function deltaCheck(o: DeltaOptions): ReturnType<CheckFactory> {
+  return {
+    async prepare(ctx) {
+      const scope = scopeOf(ctx);
+      return {
+        before: asBigInt(await evaluateExpr(o.read, scope), "read"),
+        expected: await evaluateExpr(o.expected, scope),
+      };
+    },
+    async evaluate(ctx, prepared) {
+      const { before, expected } = prepared as { before: bigint; expected: Value };
+      const after = asBigInt(await evaluateExpr(o.read, scopeOf(ctx)), "read");
+      const delta = after - before + (o.plusFee ? ctx.feesPaid : 0n);
+      const what = `Δ ${o.label ?? formatExpr(o.read)}${o.plusFee ? " + fee" : ""}`;
+      return {
+        passed: compareValues(delta, o.op, expected, o.tolerance),
+        detail: describeComparison(what, delta, o.op, expected, o.tolerance),
+      };
+    },
+  };
+}
+
+function isCheck(o: {
+  read: Expr;
+  expected: Expr;
+  op: CompareOp;
+  tolerance: Tolerance;
+  label?: string;
+}): ReturnType<CheckFactory> {
+  return {
+    prepare: async (ctx) => evaluateExpr(o.expected, scopeOf(ctx)),
+    async evaluate(ctx, expected) {
+      const actual = await evaluateExpr(o.read, scopeOf(ctx));
+      const what = o.label ?? formatExpr(o.read);
+      return {
+        passed: compareValues(actual, o.op, expected as Value, o.tolerance),
+        detail: describeComparison(what, actual, o.op, expected as Value, o.tolerance),
+      };
+    },
+  };
+}
+
+const common = (args: Record<string, unknown>) => ({
+  op: parseOp(args.op),
+  tolerance: parseTolerance(args.tolerance),
+});
+
+/**
+ * The change of any readable quantity between `pre` and `post` compared with `expected`
+ * (evaluated at `pre`). Args: `{ read: expr, expected: expr, op?, tolerance?, plusFee? }`;
+ * `plusFee` adds the agent's fees back (ΔBNB(A) + fee).
+ */
+export const stateDelta: CheckFactory = (args, compile) => {
+  allowOnly(args, ["read", "expected", "op", "tolerance", "plusFee"]);
+  return deltaCheck({
+    read: exprArg(args, "read", compile),
+    expected: exprArg(args, "expected", compile),
+    ...common(args),
+    plusFee: args.plusFee === true,
+  });
+};
+
+/** A quantity read at `post` compared with `expected` (evaluated at `pre`). Args: `{ read, expected, op?, tolerance? }`. */
+export const stateIs: CheckFactory = (args, compile) => {
+  allowOnly(args, ["read", "expected", "op", "tolerance"]);
+  return isCheck({
+    read: exprArg(args, "read", compile),
+    expected: exprArg(args, "expected", compile),
+    ...common(args),
+  });
+};
+
+function sugar(args: Record<string, unknown>, fields: string[], compile: CheckCompileContext, read: string) {
+  allowOnly(args, [...fields, "expected", "op", "tolerance", "plusFee"]);
+  for (const field of fields) exprArg(args, field, compile);
+  return { read: parseExpr(read), expected: exprArg(args, "expected", compile), ...common(args) };
+}
+
+/** ERC-20 balance change of `account` in `token`. Args: `{ token, account, expected, op?, tolerance? }`. */
+export const tokenBalanceDelta: CheckFactory = (args, compile) => {
+  const o = sugar(args, ["token", "account"], compile, `tokenBalance(${args.token}, ${args.account})`);
+  return deltaCheck({ ...o, plusFee: false, label: `balanceOf(${args.account}) of ${args.token}` });
+};
+
+/** Native (BNB) balance change of `account`; `plusFee: true` adds back the fee the agent paid. */
+export const nativeBalanceDelta: CheckFactory = (args, compile) => {
+  const o = sugar(args, ["account"], compile, `balance(${args.account})`);
+  return deltaCheck({ ...o, plusFee: args.plusFee === true, label: `BNB balance of ${args.account}` });
+};
+
+/** ERC-20 allowance at `post`. Args: `{ token, owner, spender, expected }`. */
+export const allowanceIs: CheckFactory = (args, compile) => {
+  const o = sugar(
+    args,
+    ["token", "owner", "spender"],
+    compile,
+    `allowance(${args.token}, ${args.owner}, ${args.spender})`,
+  );
+  if (args.plusFee !== undefined) throw new CheckArgsError("plusFee", "does not apply to allowances");
+  return isCheck({ ...o, label: `allowance(${args.owner} → ${args.spender})` });
+};

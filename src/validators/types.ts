@@ -1,0 +1,80 @@
+import type { Hex, PublicClient, TransactionReceipt } from "viem";
+import type { Instance, TaskSpec } from "../tasks/types.ts";
+import type { World } from "../world/world.ts";
+
+/** The transaction the harness signed and sent for an execution, with its receipt. */
+export type SentTransaction = {
+  hash: Hex;
+  to: Hex | null;
+  /** Calldata as mined (`0x` for a plain transfer). */
+  input: Hex;
+  /** Wei sent with the call. */
+  value: bigint;
+  receipt: TransactionReceipt;
+  /** gasUsed × effectiveGasPrice, in wei, paid by the agent. */
+  fee: bigint;
+  /** Decoded revert reason when the receipt has status reverted and a reason could be read. */
+  revertReason?: string | undefined;
+};
+
+/** What a check may look at. Checks read the chain through `client` (the harness's direct RPC). */
+export type CheckContext = {
+  client: PublicClient;
+  world: World;
+  spec: TaskSpec;
+  instance: Instance;
+  /** The transaction of a transaction task (absent when nothing was sent). */
+  tx?: SentTransaction | undefined;
+  /** The `answer` object of a query task as the module returned it (bigints preserved). */
+  answer?: Record<string, unknown> | undefined;
+  /** Sum of fees the agent paid between `pre` and `post` (atomic: the tx fee; composite: G). */
+  feesPaid: bigint;
+};
+
+/** The outcome of one check on one instance (results.json `instances[].checks[]`). */
+export type CheckResult = {
+  name: string;
+  weight: number;
+  critical: boolean;
+  passed: boolean;
+  /** What was expected and what was found, in wei or raw units. */
+  detail: string;
+};
+
+/**
+ * One weighted, binary post-state test (SPEC.md §1). `prepare` runs at `pre` (after the module
+ * returned, before the harness sends) and its result is handed to `evaluate`, which runs at `post`.
+ */
+export type Check = {
+  name: string;
+  weight: number;
+  critical: boolean;
+  prepare?(ctx: CheckContext): Promise<unknown>;
+  evaluate(ctx: CheckContext, prepared: unknown): Promise<{ passed: boolean; detail: string }>;
+};
+
+/** Names a spec may use inside check arguments; used to validate specs at load time. */
+export type CheckCompileContext = {
+  parameterNames: ReadonlySet<string>;
+  answerFields: ReadonlySet<string>;
+};
+
+/**
+ * A check factory: validates its JSON arguments at load time (throwing `CheckArgsError` naming the
+ * field) and returns the check's behaviour.
+ */
+export type CheckFactory = (
+  args: Record<string, unknown>,
+  compile: CheckCompileContext,
+) => Pick<Check, "prepare" | "evaluate">;
+
+/** A bad check argument, naming the field below `args` (e.g. `token`). */
+export class CheckArgsError extends Error {
+  override name = "CheckArgsError";
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
