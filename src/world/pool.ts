@@ -73,6 +73,12 @@ export type CreateAnvilPoolParameters = {
   world: World;
   /** Milliseconds the `eth_chainId` health check may take. Default 2,000. */
   healthTimeoutMs?: number | undefined;
+  /**
+   * URLs of instances already booted from the state file by another process (the Vitest global
+   * setup): the pool takes their snapshots instead of starting processes, and only boots its own
+   * when one of them must be replaced. `size` is then `attach.length`.
+   */
+  attach?: string[] | undefined;
 };
 
 /** N Anvil instances leased one user at a time, FIFO (SPEC.md §3, Isolation and Pool). */
@@ -85,6 +91,8 @@ export type AnvilPool = {
   stop(): Promise<void>;
   /** Current URLs, one per instance (a replaced instance gets a new URL). */
   readonly urls: string[];
+  /** Process ids of the Anvil binaries, one per instance (memory measurements, fault tests). */
+  readonly pids: (number | undefined)[];
   /** How many instances were booted again after failing a health check or a reset (infra retries). */
   readonly replacements: number;
 };
@@ -118,9 +126,17 @@ type Slot = {
 export function createAnvilPool(parameters: CreateAnvilPoolParameters): AnvilPool {
   const stateFile = parameters.stateFile ?? worldStatePath();
   const healthTimeoutMs = parameters.healthTimeoutMs ?? 2_000;
-  const slots: Slot[] = Array.from({ length: parameters.size }, (_, index) => ({
+  const attach = parameters.attach ?? [];
+  const slots: Slot[] = Array.from({ length: attach.length || parameters.size }, (_, index) => ({
     index,
-    handle: undefined,
+    handle: attach[index]
+      ? {
+          url: attach[index],
+          port: Number(new URL(attach[index]).port),
+          pid: undefined,
+          stop: async () => {},
+        }
+      : undefined,
     snapshotId: "",
     dirty: false,
   }));
@@ -136,6 +152,13 @@ export function createAnvilPool(parameters: CreateAnvilPoolParameters): AnvilPoo
     slot.handle = handle;
     await primeWorldClock(handle.url);
     slot.snapshotId = await anvilRpc<string>(handle.url, "evm_snapshot");
+    slot.dirty = false;
+  }
+
+  /** Takes over an instance another process booted: same clock pin and snapshot as {@link boot}. */
+  async function adopt(slot: Slot): Promise<void> {
+    await primeWorldClock(slot.handle!.url);
+    slot.snapshotId = await anvilRpc<string>(slot.handle!.url, "evm_snapshot");
     slot.dirty = false;
   }
 
@@ -188,11 +211,14 @@ export function createAnvilPool(parameters: CreateAnvilPoolParameters): AnvilPoo
     get urls() {
       return slots.map((slot) => slot.handle?.url ?? "");
     },
+    get pids() {
+      return slots.map((slot) => slot.handle?.pid);
+    },
     get replacements() {
       return replacements;
     },
     async start() {
-      await Promise.all(slots.map((slot) => boot(slot)));
+      await Promise.all(slots.map((slot) => (slot.handle ? adopt(slot) : boot(slot))));
       for (const slot of slots) handOut(slot);
     },
     async lease() {

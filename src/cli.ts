@@ -1,0 +1,63 @@
+import { parseArgs } from "node:util";
+import { BaseError } from "./errors.ts";
+import { DEFAULT_OPTIONS, parseRunFlags, UsageError } from "./runOptions.ts";
+
+const HELP = `Usage:
+  questbench [--model M] [--split atomic|composite|all] [--tasks id,id] [--seed N]
+             [--epochs K] [--concurrency C] [--out DIR]
+      Run the benchmark (default: --model ${DEFAULT_OPTIONS.model} --split all --seed 1 --concurrency 2
+      --out ${DEFAULT_OPTIONS.out}). Models: reference, scripted:DIR.
+  questbench world [--port P]
+      Serve the local BSC-like world on 127.0.0.1 and print its URL and address book.
+  questbench --help`;
+
+/**
+ * The command line (`npx questbench …`). Errors set `process.exitCode`; nothing here calls
+ * `process.exit`, so Vitest and Anvil shut down cleanly.
+ */
+export async function runCli(argv: string[]): Promise<void> {
+  try {
+    if (argv.includes("--help") || argv.includes("-h")) {
+      console.log(HELP);
+      return;
+    }
+    if (argv[0] === "world") return await serve(argv.slice(1));
+    const options = parseRunFlags(argv);
+    const { runBenchmark } = await import("./runBenchmark.ts");
+    const { exitCode, results } = await runBenchmark(options);
+    if (!results) console.error("questbench: no instance finished; see the errors above.");
+    process.exitCode = exitCode || (results ? 0 : 1);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`questbench: ${error.message}\n\n${HELP}`);
+      process.exitCode = 2;
+    } else if (error instanceof BaseError) {
+      console.error(`questbench: ${error.message}`);
+      process.exitCode = 1;
+    } else throw error;
+  }
+}
+
+async function serve(argv: string[]): Promise<void> {
+  let port = 0;
+  try {
+    const { values } = parseArgs({ args: argv, options: { port: { type: "string" } }, strict: true });
+    if (values.port !== undefined) {
+      if (!/^\d+$/.test(values.port) || Number(values.port) > 65535)
+        throw new UsageError(`--port must be 0–65535, got '${values.port}'`);
+      port = Number(values.port);
+    }
+  } catch (error) {
+    throw error instanceof UsageError ? error : new UsageError((error as Error).message);
+  }
+  const { serveWorld, formatAddressBook } = await import("./world/serve.ts");
+  const served = await serveWorld({ port });
+  console.log(`EVM-QuestBench world (chain id ${served.world.chainId}) listening on ${served.url}\n`);
+  console.log(formatAddressBook(served.world));
+  console.log("\nPress Ctrl-C to stop.");
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  await served.stop();
+}

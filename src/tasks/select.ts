@@ -1,0 +1,20 @@
+import { UsageError } from "../runOptions.ts";
+import type { LoadedTask } from "./load.ts";
+
+/**
+ * The tasks a run covers: `--split` (atomic, composite or all) and `--tasks id,id`.
+ * @throws {UsageError} when `--tasks` names an id no task spec has.
+ */
+export function selectTasks(
+  tasks: LoadedTask[],
+  options: { split: "atomic" | "composite" | "all"; tasks: string[] },
+): LoadedTask[] {
+  const known = new Set(tasks.map((t) => t.spec.id));
+  const unknown = options.tasks.filter((id) => !known.has(id));
+  if (unknown.length > 0) throw new UsageError(`unknown task id(s): ${unknown.join(", ")}`);
+  return tasks.filter(
+    (t) =>
+      (options.split === "all" || t.spec.split === options.split) &&
+      (options.tasks.length === 0 || options.tasks.includes(t.spec.id)),
+  );
+}

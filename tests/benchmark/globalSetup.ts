@@ -1,0 +1,26 @@
+import type { TestProject } from "vitest/node";
+import type { RunOptions } from "../../src/runOptions.ts";
+import { createAnvilPool } from "../../src/world/pool.ts";
+import { loadWorld } from "../../src/world/world.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    questbench: RunOptions;
+    /** URLs of the Anvil instances booted from the world state for this run. */
+    anvilUrls: string[];
+  }
+}
+
+/**
+ * Boots `--concurrency` Anvil instances from the world state file and hands their URLs to the
+ * benchmark tests (SPEC.md §3 "Pool"); stops them when the run ends.
+ */
+export default async function setup(project: TestProject) {
+  const options = project.getProvidedContext().questbench;
+  const pool = createAnvilPool({ size: options.concurrency, world: loadWorld() });
+  await pool.start();
+  project.provide("anvilUrls", pool.urls);
+  return async () => {
+    await pool.stop();
+  };
+}
