@@ -31,6 +31,9 @@ export function resolveRef(path: string[], params: Record<string, ParamValue>, w
   if (head === "contracts" && rest.length === 1)
     return (world.contracts as Record<string, string>)[rest[0]!] ?? fail();
   if (head === "world" && rest.length === 1) {
+    // The snapshot's head block: e.g. a permit deadline "instance start + 3,600 s".
+    if (rest[0] === "snapshotTimestamp") return BigInt(world.snapshot.timestamp);
+    if (rest[0] === "snapshotBlock") return BigInt(world.snapshot.blockNumber);
     const constants = world.constants as unknown as Record<string, unknown>;
     const value = constants[rest[0]!];
     if (typeof value === "number") return BigInt(value);
