@@ -256,13 +256,18 @@ describe("executeModule: the sandbox", () => {
     expect(result).toMatchObject({ ok: false, error: { code: "permission_denied" } });
   });
 
-  test("gives the module an empty process.env even when the harness holds API keys", async () => {
+  test.each([
+    ["Object.keys(process.env)"],
+    ["JSON.stringify(process.env)"],
+    ["process.env.OPENAI_API_KEY"],
+    ["({ ...globalThis.process.env })"],
+    ['"OPENAI_API_KEY" in process.env'],
+  ])("stops a module that reads the environment: %s", async (read) => {
     process.env.OPENAI_API_KEY = "sk-questbench-test-secret";
     try {
-      const result = await run(
-        "export async function executeSkill() { return { keys: Object.keys(process.env), all: JSON.stringify(process.env) }; }",
-      );
-      expect(result).toMatchObject({ ok: true, value: { keys: [], all: "{}" } });
+      const result = await run(`export async function executeSkill() { return { leaked: ${read} }; }`);
+      expect(result).toMatchObject({ ok: false, error: { code: "permission_denied" } });
+      expect(JSON.stringify(result)).not.toContain("sk-questbench-test-secret");
     } finally {
       delete process.env.OPENAI_API_KEY;
     }

@@ -86,6 +86,38 @@ process.on("beforeExit", () => {
 process.on("uncaughtException", (error) => failWithError(error));
 process.on("unhandledRejection", (error) => failWithError(error));
 
+// The environment is empty, but the model's own code may not even look: a read of process.env from
+// module.mjs is a permission error (a secret-hunting module is stopped, not merely disappointed).
+// Libraries (ethers, viem, ws) may still read it and get nothing, as in any empty environment.
+const realEnv = process.env;
+const captureStack = Error.captureStackTrace;
+function fromModelCode() {
+  const holder = {};
+  captureStack(holder);
+  return typeof holder.stack === "string" && holder.stack.includes("/module.mjs");
+}
+function envDenied() {
+  const error = new Error("Access to process.env is not allowed in the benchmark sandbox.");
+  error.code = "ERR_ACCESS_DENIED";
+  error.permission = "Environment";
+  return error;
+}
+const guardedEnv = new Proxy(realEnv, {
+  get(target, key, receiver) {
+    if (typeof key === "string" && fromModelCode()) throw envDenied();
+    return Reflect.get(target, key, receiver);
+  },
+  has(target, key) {
+    if (fromModelCode()) throw envDenied();
+    return Reflect.has(target, key);
+  },
+  ownKeys(target) {
+    if (fromModelCode()) throw envDenied();
+    return Reflect.ownKeys(target);
+  },
+});
+Object.defineProperty(process, "env", { value: guardedEnv, configurable: false, writable: false, enumerable: true });
+
 async function main() {
   let mod;
   try {
