@@ -210,6 +210,36 @@ describe("Anvil pool", () => {
     }
   });
 
+  it("adopts instances booted by another process, replacing one that is not at the world head", async () => {
+    const owner = createAnvilPool({ size: 2, world });
+    await owner.start();
+    const [clean, dirty] = owner.urls;
+    await scribble(dirty);
+    const adopter = createAnvilPool({ size: 0, world, attach: owner.urls });
+    try {
+      await adopter.start();
+      expect(adopter.urls[0]).toBe(clean);
+      expect(adopter.urls[1]).not.toBe(dirty);
+      expect(adopter.replacements).toBe(1);
+      const leases = [await adopter.lease(), await adopter.lease()];
+      for (const lease of leases) {
+        expect((await fingerprint(lease.url)).blockNumber).toBe(BigInt(world.snapshot.blockNumber));
+        await scribble(lease.url);
+        lease.release();
+      }
+      const again = [await adopter.lease(), await adopter.lease()];
+      for (const lease of again) {
+        expect((await fingerprint(lease.url)).bnb).toBe(parseEther("100"));
+        lease.release();
+      }
+    } finally {
+      await adopter.stop();
+    }
+    // The adopter never stops instances it did not start.
+    expect(Number(await anvilRpc(clean, "eth_chainId"))).toBe(56);
+    await owner.stop();
+  });
+
   it("rejects waiters when stopped", async () => {
     const local = createAnvilPool({ size: 1, world });
     await local.start();

@@ -155,8 +155,23 @@ export function createAnvilPool(parameters: CreateAnvilPoolParameters): AnvilPoo
     slot.dirty = false;
   }
 
-  /** Takes over an instance another process booted: same clock pin and snapshot as {@link boot}. */
+  /**
+   * Takes over an instance another process booted: same clock pin and snapshot as {@link boot}.
+   * An instance that is no longer at the world head (e.g. left dirty by an earlier worker in watch
+   * mode) cannot be reverted without that process's snapshot id, so it is replaced instead.
+   */
   async function adopt(slot: Slot): Promise<void> {
+    const head = await anvilRpc<{ number: string; timestamp: string }>(
+      slot.handle!.url,
+      "eth_getBlockByNumber",
+      ["latest", false],
+    ).catch(() => undefined);
+    const { blockNumber, timestamp } = parameters.world.snapshot;
+    if (!head || Number(head.number) !== blockNumber || Number(head.timestamp) !== timestamp) {
+      replacements += 1;
+      await boot(slot);
+      return;
+    }
     await primeWorldClock(slot.handle!.url);
     slot.snapshotId = await anvilRpc<string>(slot.handle!.url, "evm_snapshot");
     slot.dirty = false;
