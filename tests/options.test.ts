@@ -1,0 +1,80 @@
+import { describe, expect, test } from "vitest";
+import { renderSummary, summarize } from "../src/reporting/summary.ts";
+import type { InstanceResult } from "../src/reporting/types.ts";
+import { DEFAULT_OPTIONS, optionsFromEnvironment, parseRunFlags } from "../src/runOptions.ts";
+
+describe("run options", () => {
+  test("reads every flag in both spellings", () => {
+    expect(
+      parseRunFlags([
+        "--model",
+        "scripted:x",
+        "--split=atomic",
+        "--tasks",
+        "a, b",
+        "--seed",
+        "7",
+        "--epochs=2",
+        "--concurrency",
+        "4",
+        "--out",
+        "o",
+      ]),
+    ).toEqual({
+      model: "scripted:x",
+      split: "atomic",
+      tasks: ["a", "b"],
+      seed: 7,
+      epochs: 2,
+      concurrency: 4,
+      out: "o",
+    });
+  });
+
+  test.each([
+    [["--split", "both"], "--split must be atomic, composite or all, got 'both'"],
+    [["--seed=-1"], "--seed must be an integer ≥ 0, got '-1'"],
+    [["--concurrency", "0"], "--concurrency must be an integer ≥ 1, got '0'"],
+    [["--modle", "x"], "Unknown option '--modle'"],
+  ])("refuses %j", (argv, message) => {
+    expect(() => parseRunFlags(argv)).toThrow(message);
+  });
+
+  test("Vitest runs take flags after --, QUESTBENCH_MODEL and the CLI's QUESTBENCH_OPTIONS", () => {
+    expect(
+      optionsFromEnvironment(
+        ["node", "vitest", "--project", "benchmark", "--", "--model=scripted:d", "--seed=4"],
+        {},
+      ).model,
+    ).toBe("scripted:d");
+    expect(optionsFromEnvironment(["node", "vitest"], { QUESTBENCH_MODEL: "scripted:e" }).model).toBe(
+      "scripted:e",
+    );
+    expect(
+      optionsFromEnvironment(["node", "vitest"], {
+        QUESTBENCH_OPTIONS: JSON.stringify({ ...DEFAULT_OPTIONS, seed: 9 }),
+      }).seed,
+    ).toBe(9);
+    expect(optionsFromEnvironment(["node", "vitest"], {})).toEqual(DEFAULT_OPTIONS);
+  });
+});
+
+describe("summary", () => {
+  const instance = (split: "atomic" | "composite", score: number) =>
+    ({ split, score, passed: score >= 60 }) as InstanceResult;
+  test("sums split totals and renders the table", () => {
+    const summary = summarize([instance("atomic", 100), instance("atomic", 50), instance("composite", 70)]);
+    expect(summary).toEqual({
+      atomic: { score: 150, max: 200, passed: 1, count: 2 },
+      composite: { score: 70, max: 100, passed: 1, count: 1 },
+      total: { score: 220, max: 300, passed: 2, count: 3 },
+    });
+    expect(renderSummary(summary, "reference")).toMatchInlineSnapshot(`
+      "EVM-QuestBench — model reference
+      split              score      passed     avg
+      Atomic         150 / 200       1 / 2    75.0
+      Composite       70 / 100       1 / 1    70.0
+      Total          220 / 300       2 / 3    73.3"
+    `);
+  });
+});

@@ -1,0 +1,148 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { TaskSpecError } from "../src/errors.ts";
+import { evaluateExpr, parseExpr } from "../src/tasks/expr.ts";
+import { instantiate } from "../src/tasks/instantiate.ts";
+import { loadTaskFile, loadTasks, TASKS_DIR } from "../src/tasks/load.ts";
+import { pureScope } from "../src/tasks/scope.ts";
+import { tasks, world } from "./helpers/attempts.ts";
+
+const example = JSON.parse(
+  readFileSync(path.join(TASKS_DIR, "atomic/basic_transactions/erc20_transfer_fixed.json"), "utf8"),
+);
+
+/** Writes `spec` as `<dir>/<id>.json` and loads it. */
+function load(spec: unknown, name = (spec as { id: string }).id) {
+  const dir = mkdtempSync(path.join(tmpdir(), "qb-spec-"));
+  const file = path.join(dir, `${name}.json`);
+  writeFileSync(file, JSON.stringify(spec));
+  return () => loadTaskFile(file);
+}
+
+describe("seeded instances", () => {
+  test("the same seed gives the same instance byte for byte, for every task", async () => {
+    for (const task of tasks) {
+      const a = await instantiate(task.spec, { runSeed: 3, world });
+      const b = await instantiate(task.spec, { runSeed: 3, world });
+      expect(JSON.stringify(a, (_k, v) => (typeof v === "bigint" ? `${v}n` : v))).toBe(
+        JSON.stringify(b, (_k, v) => (typeof v === "bigint" ? `${v}n` : v)),
+      );
+    }
+  });
+
+  test("different seeds and epochs give different instances", async () => {
+    const spec = tasks.find((t) => t.spec.id === "erc20_transfer_fixed")!.spec;
+    const draws = await Promise.all(
+      [1, 2, 3, 4].flatMap((seed) =>
+        [0, 1].map((epoch) => instantiate(spec, { runSeed: seed, epoch, world })),
+      ),
+    );
+    expect(new Set(draws.map((d) => `${d.params.to}/${d.params.x}`)).size).toBe(draws.length);
+  });
+
+  test("decimal parameters stay in range and read as a person writes them", async () => {
+    const spec = tasks.find((t) => t.spec.id === "erc20_transfer_fixed")!.spec;
+    for (let seed = 0; seed < 200; seed++) {
+      const { params, taskText } = await instantiate(spec, { runSeed: seed, world });
+      const x = params.x as string;
+      expect(x).toMatch(/^\d+(\.\d{1,2})?$/);
+      expect(x).not.toMatch(/\.\d*0$/);
+      expect(Number(x)).toBeGreaterThanOrEqual(1);
+      expect(Number(x)).toBeLessThanOrEqual(100);
+      expect(taskText).toContain(x);
+      expect(taskText).not.toContain("{{");
+    }
+  });
+});
+
+describe("expressions", () => {
+  const scope = pureScope({ x: "12.5", n: 7n, to: "0x00000000000000000000000000000000000000aa" }, world);
+  test.each([
+    ["wei(x)", 12_500_000_000_000_000_000n],
+    ["-wei(x) + 1", -12_499_999_999_999_999_999n],
+    ["n * 3 / 2", 10n],
+    ["units(x, 6)", 12_500_000n],
+    ["max(n, 9) - min(n, 9)", 2n],
+    ["contracts.usdt", world.contracts.usdt],
+  ])("%s", async (source, expected) => {
+    expect(await evaluateExpr(parseExpr(source), scope)).toBe(expected);
+  });
+
+  test("arithmetic on a decimal parameter without wei() is an error", async () => {
+    await expect(evaluateExpr(parseExpr("x * 2"), scope)).rejects.toThrow(/needs an integer, got "12.5"/);
+  });
+});
+
+describe("a malformed task spec fails at load with its file and field", () => {
+  test.each([
+    ["a schema violation", (s: any) => delete s.templates, "(root): must have required property 'templates'"],
+    [
+      "an unknown top-level field",
+      (s: any) => (s.extra = 1),
+      "(root): must NOT have additional properties 'extra'",
+    ],
+    ["a bad parameter", (s: any) => (s.parameters.x.decimals = 40), "parameters.x.decimals"],
+    [
+      "a template naming an undefined parameter",
+      (s: any) => (s.templates[1] = "Send {{amount}} USDT to {{to}}."),
+      "templates[1]: placeholder {{amount}} names no parameter",
+    ],
+    [
+      "a check naming an unknown contract key",
+      (s: any) => (s.checks[1].args.address = "contracts.usdc"),
+      "checks[1].args.address: unknown contract key 'contracts.usdc'",
+    ],
+    [
+      "an unknown check",
+      (s: any) => (s.checks[2].check = "selectorsIn"),
+      "checks[2].check: unknown check 'selectorsIn'",
+    ],
+    [
+      "an unknown check argument",
+      (s: any) => (s.checks[2].args.selector = "0x"),
+      "checks[2].args.selector: unknown argument",
+    ],
+    [
+      "a nested check's bad expression",
+      (s: any) => (s.checks[3].args.checks[1].args.expected = "wei(y)"),
+      "checks[3].args.checks[1].expected: unknown name 'y'",
+    ],
+    [
+      "weights that do not sum to 100",
+      (s: any) => (s.checks[0].weight = 20),
+      "checks: weights sum to 90, not 100",
+    ],
+    [
+      "an id that is not the file name",
+      (s: any) => (s.id = "erc20_transfer"),
+      "id: 'erc20_transfer' does not match the file name",
+    ],
+  ])("%s", (_what, mutate, message) => {
+    const spec = structuredClone(example);
+    mutate(spec);
+    const run = load(spec, "erc20_transfer_fixed");
+    expect(run).toThrow(TaskSpecError);
+    expect(run).toThrow(/erc20_transfer_fixed\.json: /);
+    expect(run).toThrow(message);
+  });
+
+  test("invalid JSON names the file", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "qb-spec-"));
+    writeFileSync(path.join(dir, "broken.json"), "{ not json");
+    expect(() => loadTaskFile(path.join(dir, "broken.json"))).toThrow(
+      /broken\.json: \(file\): is not valid JSON/,
+    );
+  });
+
+  test("two files with one id are refused", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "qb-spec-"));
+    for (const sub of ["a", "b"]) {
+      const d = path.join(dir, sub);
+      mkdirSync(d);
+      writeFileSync(path.join(d, "erc20_transfer_fixed.json"), JSON.stringify(example));
+    }
+    expect(() => loadTasks(dir)).toThrow(/duplicate id 'erc20_transfer_fixed'/);
+  });
+});
