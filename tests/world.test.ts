@@ -566,6 +566,21 @@ describe("auxiliary contracts (TASKS.md §2.3)", () => {
     expect(await read(c.simple_counter, abis.counterAbi, "getCounter")).toBe(322n);
   });
 
+  it("token balances and the reward stake sit at the documented mapping slots", async () => {
+    const at = (key: Address, slot: number) =>
+      keccak256(encodeAbiParameters([{ type: "address" }, { type: "uint256" }], [key, BigInt(slot)]));
+    const word = (address: Address, slot: Hex) => client.getStorageAt({ address, slot });
+    for (const key of ["usdt", "busd", "cake"] as const) {
+      const slot = at(A, world.storageSlots[key]!.balances);
+      expect(BigInt((await word(c[key], slot))!), key).toBe(
+        await read(c[key], abis.erc20Abi, "balanceOf", [A]),
+      );
+    }
+    expect(BigInt((await word(c.wbnb, at(A, world.storageSlots.wbnb!.balanceOf)))!)).toBe(e("100"));
+    const stake = at(A, world.storageSlots.simple_reward_pool!.userInfo);
+    expect(BigInt((await word(c.simple_reward_pool, stake))!)).toBe(e("0.5"));
+  });
+
   it("the message board stores a message, the donation box attributes a donation", async () => {
     await send(agent, c.message_board, abis.messageBoardAbi, "setMessage", ["gm from the quest"]);
     expect(await read(c.message_board, abis.messageBoardAbi, "getMessage")).toBe("gm from the quest");

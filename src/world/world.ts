@@ -98,8 +98,15 @@ export type World = {
     /** getValue() through the proxy and on the implementation. */
     delegateCallValues: { proxy: number; implementation: number };
   };
-  /** Contract (or contract family) → variable → storage slot number (Solidity layout). */
-  storageSlots: Record<string, Record<string, number>>;
+  /**
+   * Contract key → state variable → storage slot number (Solidity layout; mappings hash the key
+   * with the slot). Pairs are Uniswap V2's own layout and are not listed.
+   */
+  storageSlots: Partial<Record<ContractKey, Record<string, number>>> & {
+    simple_counter: { count: number };
+    delegate_call_proxy: { value: number; implementation: number };
+    delegate_call_implementation: { value: number };
+  };
 };
 
 const worldDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/world");
