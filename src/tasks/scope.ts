@@ -12,6 +12,7 @@ export const PURE_FUNCTIONS: Record<string, number> = {
   max: 2,
   utf8: 1, // hex of the UTF-8 bytes of a text
   lower: 1, // lower-case (addresses compared case-insensitively)
+  ifElse: 3, // ifElse(c, a, b) = a if c ≠ 0, else b (e.g. pre-state steps that depend on a sampled count)
 };
 
 export const MAX_UINT256 = 2n ** 256n - 1n;
@@ -68,6 +69,8 @@ export function callPure(name: string, args: Value[]): Value {
       return stringToHex(String(args[0]));
     case "lower":
       return String(args[0]).toLowerCase();
+    case "ifElse":
+      return asBigInt(args[0]!, "ifElse") !== 0n ? args[1]! : args[2]!;
     default:
       throw new Error(`unknown function '${name}'`);
   }
