@@ -23,6 +23,13 @@ export async function runCli(argv: string[]): Promise<void> {
     }
     if (argv[0] === "world") return await serve(argv.slice(1));
     const options = parseRunFlags(argv);
+    // Fail fast on a bad spec or an unknown --tasks id, before Vitest and Anvil start.
+    const [{ loadTasks }, { selectTasks }] = await Promise.all([
+      import("./tasks/load.ts"),
+      import("./tasks/select.ts"),
+    ]);
+    if (selectTasks(loadTasks(), options).length === 0)
+      throw new UsageError(`no task matches --split ${options.split}`);
     const { runBenchmark } = await import("./runBenchmark.ts");
     const { exitCode, results } = await runBenchmark(options);
     if (!results) console.error("questbench: no instance finished; see the errors above.");
