@@ -75,7 +75,7 @@ export async function instantiate(spec: TaskSpec, parameters: InstantiateParamet
         break;
       }
       case "derived": {
-        const value = await evaluateExpr(parseExpr(p.expr), pureScope(params, parameters.world));
+        const value = await evaluateExpr(parseExpr(p.expr), pureScope(params, parameters.world, secrets));
         if (p.display === "units") {
           const decimals = p.decimals ?? 18;
           const step = 10n ** BigInt(18 - decimals);
