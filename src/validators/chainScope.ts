@@ -55,6 +55,7 @@ export const CHAIN_FUNCTIONS: Record<string, number> = {
   reserve: 2, // (pair, 0 | 1)
   lpShare: 3, // (pair, token, lpAmount) = ⌊L · token.balanceOf(pair) / pair.totalSupply()⌋
   staked: 2, // (stakingContract, account): userInfo(account).amount
+  depositTime: 2, // (stakingContract, account): userInfo(account).depositTime, unix seconds
   stakedReward: 2, // (rewardPool, account): userInfo(account).amount of the 3-field reward pool
   pending: 2, // (rewardPool, account): pendingReward(account)
   call: -1, // (address, "name(types)(returnType)", ...args): a view call returning one value
@@ -148,6 +149,8 @@ export function chainScope(
         }
         case "staked":
           return ((await read(args[0]!, staking, "userInfo", [addr(args[1]!)])) as bigint[])[0]!;
+        case "depositTime":
+          return ((await read(args[0]!, staking, "userInfo", [addr(args[1]!)])) as bigint[])[1]!;
         case "stakedReward":
           return ((await read(args[0]!, rewardPool, "userInfo", [addr(args[1]!)])) as bigint[])[0]!;
         case "pending":

@@ -8,6 +8,7 @@ import {
   parseAbiItem,
   toEventSelector,
 } from "viem";
+import { toUnits } from "../tasks/decimal.ts";
 import { asBigInt, type Expr, evaluateExpr, type Value } from "../tasks/expr.ts";
 import { allowOnly, exprArg } from "./args.ts";
 import { chainScope } from "./chainScope.ts";
@@ -135,7 +136,8 @@ const ZERO = "0x0000000000000000000000000000000000000000";
 
 /**
  * AddLiq(pair, a, b, s) of TASKS.md §3.5: the pair emitted `Mint` in the transaction with used
- * amounts u_a ≤ maxA and u_b ≤ maxB (wei), max(u_a/maxA, u_b/maxB) ≥ 1 − s/100; the agent's balances
+ * amounts u_a ≤ maxA and u_b ≤ maxB (wei), max(u_a/maxA, u_b/maxB) ≥ 1 − s/100 (s a percentage,
+ * integer or decimal with up to 4 places); the agent's balances
  * fell by exactly u_a and u_b (native side net of fee when `nativeSide` names it); the agent's LP
  * balance rose by the LP minted to it (> 0).
  * Args: `{ pair, tokenA, maxA, tokenB, maxB, slippagePct, nativeSide?: "A" | "B" }`.
@@ -182,17 +184,16 @@ export const addLiquidity: CheckFactory = (args, compile) => {
       const aIs0 = token0.toLowerCase() === String(p.v.tokenA).toLowerCase();
       const uA = (aIs0 ? mints[0]!.amount0 : mints[0]!.amount1) as bigint;
       const uB = (aIs0 ? mints[0]!.amount1 : mints[0]!.amount0) as bigint;
-      const [maxA, maxB, s] = [
-        asBigInt(p.v.maxA!, "maxA"),
-        asBigInt(p.v.maxB!, "maxB"),
-        asBigInt(p.v.slippagePct!, "slippagePct"),
-      ];
+      const [maxA, maxB] = [asBigInt(p.v.maxA!, "maxA"), asBigInt(p.v.maxB!, "maxB")];
+      // s may be a sampled decimal percentage such as "3.5" (TASKS.md: s U[3,10]/1): s % in ppm.
+      const sPpm = toUnits(String(p.v.slippagePct), 4);
       const problems: string[] = [];
       if (uA > maxA) problems.push(`used A ${uA} > ${maxA}`);
       if (uB > maxB) problems.push(`used B ${uB} > ${maxB}`);
       const fill = (u: bigint, max: bigint) => (max === 0n ? 0n : (u * 1_000_000n) / max);
       const best = fill(uA, maxA) > fill(uB, maxB) ? fill(uA, maxA) : fill(uB, maxB);
-      if (best < 1_000_000n - s * 10_000n) problems.push(`fill ${Number(best) / 10_000}% < ${100n - s}%`);
+      if (best < 1_000_000n - sPpm)
+        problems.push(`fill ${Number(best) / 10_000}% < ${Number(1_000_000n - sPpm) / 10_000}%`);
       const scope = scopeOf(ctx);
       const now = async (token: Value, side: "A" | "B") =>
         nativeSide === side
