@@ -105,3 +105,42 @@ export function atomicPrompt(
     { role: "user", content: `${environmentPrompt(world)}\n\nTask:\n${instance.taskText}\n\n${contract}` },
   ];
 }
+
+const COMPOSITE_ROLE = `You are a wallet agent on BNB Smart Chain completing a multi-step task over several rounds.
+Protocol:
+1. First reply with your plan only: a JSON object {"plan": ["step 1", "step 2", ...]} in a \`\`\`json block. Nothing is executed.
+2. Then every reply is one round. A round is one \`\`\`ts code block exporting
+     export async function executeSkill(providerUrl: string, agentAddress: string, deployedContracts: Record<string, string>)
+   that returns either ONE transaction request { to, data?, value?, ... } (the harness signs it with the agent's key, sends it and waits for the receipt)
+   or { answer: { ... } } for a read-only step (nothing is sent). providerUrl is a read-only JSON-RPC endpoint; you never sign or send yourself.
+3. A round may also carry a control JSON in a \`\`\`json block:
+     {"submit": true, "answer": { ... }}   when the task is complete. It takes effect after the code block of the same reply has executed,
+                                          and answer fields returned by that block join the submitted answer.
+     {"error": {"type": "...", "message": "..."}}   if the task cannot be done.
+4. After every round you get feedback: transaction status, hash, gas used, revert reason or runtime error, and the agent's balance changes, or your answer echoed.
+5. Every round that executes something counts, failed ones included. Fewer rounds score higher; past the round budget the attempt ends.`;
+
+/** The opening messages of a composite attempt: role, then environment + task + answer contract + budget. */
+export function compositePrompt(
+  instance: Instance,
+  answer: AnswerSpec | undefined,
+  world: World,
+  budget: number,
+): ChatMessage[] {
+  const fields = answer
+    ? [
+        "When you submit, the answer must contain these fields:",
+        ...Object.entries(answer.fields).map(
+          ([name, f]) =>
+            `  - ${name} (${f.type === "wei" ? "string: base-10 integer in wei" : f.type === "int" ? "number: integer" : f.type === "addr" ? "string: 0x address" : "string"})${f.optional ? " (optional)" : ""}: ${f.description}`,
+        ),
+      ].join("\n")
+    : 'No answer fields are needed: submit with {"submit": true}.';
+  return [
+    { role: "system", content: COMPOSITE_ROLE },
+    {
+      role: "user",
+      content: `${environmentPrompt(world)}\n\nTask:\n${instance.taskText}\n\n${fields}\n\nYou have at most ${budget} execution rounds. Reply now with your plan.`,
+    },
+  ];
+}

@@ -113,7 +113,14 @@ export function loadTaskFile(file: string): LoadedTask {
   };
   for (const [i, t] of spec.templates.entries()) checkText(`templates[${i}]`, t);
   for (const [i, t] of (spec.facts ?? []).entries()) checkText(`facts[${i}]`, t);
-  if (spec.reference) checkText("reference.response", spec.reference.response);
+  if (spec.split === "atomic" && spec.reference && !spec.reference.response)
+    fail("reference.response", "an atomic task's gold response is missing");
+  if (spec.split === "composite" && spec.reference && !(spec.reference.plan && spec.reference.rounds))
+    fail("reference", "a composite task's gold conversation needs plan and rounds");
+  if (spec.reference?.response) checkText("reference.response", spec.reference.response);
+  if (spec.reference?.plan) checkText("reference.plan", spec.reference.plan);
+  for (const [i, round] of (spec.reference?.rounds ?? []).entries())
+    checkText(`reference.rounds[${i}]`, round);
 
   const actions = (spec.preState ?? []).map((a, i) => {
     try {
@@ -139,6 +146,9 @@ export function loadTaskFile(file: string): LoadedTask {
   if (spec.split === "atomic") {
     const total = checks.reduce((sum, c) => sum + c.weight, 0);
     if (total !== 100) fail("checks", `weights sum to ${total}, not 100`);
+  } else if (!spec.checks.some((c) => c.check === "holdingsUnchanged")) {
+    // Base 100 needs every unnamed holding unchanged (TASKS.md §0, G1): a composite must say which it names.
+    fail("checks", "a composite task needs a holdingsUnchanged check (G1)");
   }
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   return { spec: { ...spec, file: rel, sha256 }, checks, actions };
@@ -150,6 +160,11 @@ export function loadTaskFile(file: string): LoadedTask {
  */
 export function loadTasks(dir = TASKS_DIR): LoadedTask[] {
   const tasks = taskFiles(dir).map(loadTaskFile);
+  const atomicIds = new Set(tasks.filter((t) => t.spec.split === "atomic").map((t) => t.spec.id));
+  for (const t of tasks)
+    for (const [i, id] of (t.spec.workflow ?? []).entries())
+      if (atomicIds.size > 0 && !atomicIds.has(id))
+        throw new TaskSpecError(t.spec.file, `workflow[${i}]`, `'${id}' is not an atomic task id`);
   const seen = new Map<string, string>();
   for (const t of tasks) {
     const other = seen.get(t.spec.id);

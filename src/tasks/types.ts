@@ -18,7 +18,16 @@ export type ParameterSpec =
 
 /** Answer field types of TASKS.md §0 "Atomic query tasks". */
 export type AnswerFieldType = "wei" | "int" | "addr" | "str";
-export type AnswerSpec = { fields: Record<string, { type: AnswerFieldType; description: string }> };
+export type AnswerSpec = {
+  fields: Record<
+    string,
+    {
+      type: AnswerFieldType;
+      description: string /** Composite: exact if given, not required. */;
+      optional?: boolean;
+    }
+  >;
+};
 
 export type ActionSpec = { action: string; [arg: string]: unknown };
 export type CheckSpec = {
@@ -44,7 +53,14 @@ export type TaskSpec = {
   preState?: ActionSpec[];
   checks: CheckSpec[];
   answer?: AnswerSpec;
-  reference?: { response: string };
+  /** Composite: the atomic task ids the workflow chains, in order. */
+  workflow?: string[];
+  /** Composite: K_opt, the task's declared optimal number of execution rounds. */
+  optimal_steps?: number;
+  /** Composite: the round budget is `optimal_steps × max_rounds_multiplier`. */
+  max_rounds_multiplier?: number;
+  /** Gold responses: `response` (atomic), or `plan` and `rounds` (composite). */
+  reference?: { response?: string; plan?: string; rounds?: string[] };
 };
 
 /** A loaded spec: the parsed file plus where it came from. */

@@ -1,5 +1,6 @@
 import type { CheckSpec } from "../tasks/types.ts";
 import { answerEquals, answerFormat } from "./answerChecks.ts";
+import { holdingsUnchanged } from "./holdings.ts";
 import { addLiquidity, calldataArg, eventEmitted } from "./logChecks.ts";
 import { allowanceIs, nativeBalanceDelta, stateDelta, stateIs, tokenBalanceDelta } from "./stateChecks.ts";
 import { selectorIn, txInput, txSucceeded, txTo, txValue } from "./txChecks.ts";
@@ -53,6 +54,7 @@ export const CHECK_FACTORIES: Record<string, CheckFactory> = {
   calldataArg,
   eventEmitted,
   addLiquidity,
+  holdingsUnchanged,
   all,
 };
 

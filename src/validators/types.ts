@@ -25,6 +25,8 @@ export type CheckContext = {
   instance: Instance;
   /** The transaction of a transaction task (absent when nothing was sent). */
   tx?: SentTransaction | undefined;
+  /** Every transaction of the attempt in order (atomic: the one `tx`; composite: all rounds'). */
+  txs: SentTransaction[];
   /** The `answer` object of a query task as the module returned it (bigints preserved). */
   answer?: Record<string, unknown> | undefined;
   /** Sum of fees the agent paid between `pre` and `post` (atomic: the tx fee; composite: G). */

@@ -1,0 +1,114 @@
+import { extractModule, fencedBlocks, type SchemaInvalidReason } from "./parse.ts";
+
+/** A composite round's control message (SPEC.md §6): submit (optionally with an answer) or an error report. */
+export type ControlMessage =
+  | { kind: "submit"; answer: Record<string, unknown> }
+  | { kind: "error"; type: string; message: string };
+
+/** What one composite response asks for: a module to execute, a control message, or both. */
+export type RoundRequest = {
+  code?: string | undefined;
+  control?: ControlMessage | undefined;
+  /** Set when the response cannot be acted on (it is a failed round). */
+  invalid?: { reason: SchemaInvalidReason; message: string } | undefined;
+};
+
+/** Balanced `{…}` spans of text outside fenced blocks (a bare control JSON written inline). */
+function bareObjects(text: string): string[] {
+  const outside = text.replace(/(`{3,}|~{3,})[\s\S]*?\1/g, " ");
+  const spans: string[] = [];
+  for (let i = outside.indexOf("{"); i >= 0; i = outside.indexOf("{", i + 1)) {
+    let depth = 0;
+    let inString = false;
+    for (let j = i; j < outside.length; j++) {
+      const c = outside[j];
+      if (inString) {
+        if (c === "\\") j++;
+        else if (c === '"') inString = false;
+      } else if (c === '"') inString = true;
+      else if (c === "{") depth++;
+      else if (c === "}" && --depth === 0) {
+        spans.push(outside.slice(i, j + 1));
+        i = j;
+        break;
+      }
+    }
+  }
+  return spans;
+}
+
+const looksLikeControl = (text: string) => /"(submit|error)"\s*:/.test(text);
+
+function toControl(value: unknown): ControlMessage | string {
+  if (!value || typeof value !== "object" || Array.isArray(value))
+    return "the control JSON must be an object";
+  const v = value as Record<string, unknown>;
+  if (v.error !== undefined) {
+    const e = v.error as Record<string, unknown> | string;
+    if (typeof e === "string") return { kind: "error", type: "error", message: e };
+    if (!e || typeof e !== "object") return '"error" must be an object {"type", "message"}';
+    return { kind: "error", type: String(e.type ?? "error"), message: String(e.message ?? "") };
+  }
+  if (v.submit === true) {
+    if (
+      v.answer !== undefined &&
+      (typeof v.answer !== "object" || v.answer === null || Array.isArray(v.answer))
+    )
+      return '"answer" must be an object';
+    return { kind: "submit", answer: (v.answer ?? {}) as Record<string, unknown> };
+  }
+  return 'a control JSON needs "submit": true or an "error" object';
+}
+
+/**
+ * Reads one composite response (TASKS.md §0, composite protocol assumptions): at most one module
+ * (a TypeScript block defining `executeSkill`) and at most one control JSON (a ```json block, or a
+ * bare object with "submit" or "error"). Never throws: an unusable response is `invalid`.
+ */
+export function parseRound(text: string): RoundRequest {
+  const request: RoundRequest = {};
+  const module = extractModule(text);
+  if (module.ok) request.code = module.code;
+  else if (module.reason === "multiple_code_blocks")
+    return { invalid: { reason: module.reason, message: module.message } };
+
+  const candidates = [
+    ...fencedBlocks(text)
+      .filter((b) => b.lang === "json" || (b.lang === "" && !/\bexecuteSkill\b/.test(b.code)))
+      .map((b) => b.code),
+    ...bareObjects(text),
+  ].filter(looksLikeControl);
+  const controls: ControlMessage[] = [];
+  for (const candidate of candidates) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(candidate);
+    } catch (error) {
+      return {
+        ...request,
+        invalid: {
+          reason: "invalid_control_json",
+          message: `unparseable control JSON: ${(error as Error).message}`,
+        },
+      };
+    }
+    const control = toControl(parsed);
+    if (typeof control === "string")
+      return { ...request, invalid: { reason: "invalid_control_json", message: control } };
+    controls.push(control);
+  }
+  if (controls.length > 1)
+    return {
+      ...request,
+      invalid: { reason: "invalid_control_json", message: "more than one control JSON in one response" },
+    };
+  request.control = controls[0];
+  if (!request.code && !request.control)
+    return {
+      invalid: {
+        reason: module.ok ? "no_code_block" : module.reason,
+        message: module.ok ? "" : `${module.message}, and no control JSON`,
+      },
+    };
+  return request;
+}

@@ -1,0 +1,123 @@
+import type { Failure, IntegrityViolationRecord } from "../reporting/types.ts";
+import { executeModule } from "../sandbox/executeModule.ts";
+import { startRpcGuard } from "../sandbox/rpcGuard.ts";
+import type { SentTransaction } from "../validators/types.ts";
+import type { World } from "../world/world.ts";
+import { type ChainClients, signAndSend } from "./chain.ts";
+import { normaliseTransaction } from "./transaction.ts";
+
+/** What one execution may produce (SPEC.md §1 "execution"). */
+export type ExecutionExpectation = "transaction" | "answer" | "either";
+
+/** The outcome of one execution: a sent transaction, an answer, or a classified failure. */
+export type ExecutionOutcome = {
+  tx?: SentTransaction | undefined;
+  answer?: Record<string, unknown> | undefined;
+  failure?: Failure | undefined;
+  violations: IntegrityViolationRecord[];
+  timings: Record<string, number>;
+};
+
+const SANDBOX_FAILURE: Record<string, Failure["class"]> = {
+  transpile_error: "compile_error",
+  no_export: "schema_invalid",
+  signature_mismatch: "schema_invalid",
+  runtime_error: "runtime_error",
+  process_exit: "runtime_error",
+  timeout: "timeout",
+  memory_limit: "resource_limit",
+  output_too_large: "resource_limit",
+  output_invalid: "schema_invalid",
+  permission_denied: "sandbox_violation",
+};
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === "object" && !Array.isArray(v);
+
+export type RunExecutionParameters = {
+  code: string;
+  clients: ChainClients;
+  world: World;
+  expect: ExecutionExpectation;
+  timeoutMs?: number | undefined;
+  memoryMb?: number | undefined;
+  /** Runs after the module returned a valid transaction, before the harness sends it (atomic `pre` reads). */
+  beforeSend?: (() => Promise<void>) | undefined;
+};
+
+/**
+ * One execution (SPEC.md §4–§5): the module runs in the sandbox behind a fresh RPC guard; a returned
+ * transaction is normalised, signed with the agent key and sent; a returned `{ answer }` is read.
+ * Model faults come back as `failure` (with the SPEC §4 reason code), never as exceptions.
+ */
+export async function runExecution(p: RunExecutionParameters): Promise<ExecutionOutcome> {
+  const timings: Record<string, number> = {};
+  const guard = await startRpcGuard({ upstreamUrl: p.clients.url });
+  let execution: Awaited<ReturnType<typeof executeModule>>;
+  const t0 = performance.now();
+  try {
+    execution = await executeModule({
+      source: p.code,
+      providerUrl: guard.url,
+      agentAddress: p.world.agent.address,
+      deployedContracts: { ...p.world.contracts },
+      timeoutMs: p.timeoutMs,
+      memoryMb: p.memoryMb,
+    });
+  } finally {
+    await guard.close();
+  }
+  timings.execute = Math.round(performance.now() - t0);
+  for (const [k, v] of Object.entries(execution.timings ?? {}))
+    timings[`sandbox.${k}`] = Math.round((v as number) * 10) / 10;
+  const violations: IntegrityViolationRecord[] = guard.violations.map((v) => ({ ...v }));
+  if (violations.length > 0)
+    return {
+      violations,
+      timings,
+      failure: {
+        class: "integrity_violation",
+        reason: violations.map((v) => `${v.kind}${v.method ? ` ${v.method}` : ""}`).join(", "),
+      },
+    };
+  if (!execution.ok)
+    return {
+      violations,
+      timings,
+      failure: {
+        class: SANDBOX_FAILURE[execution.error.code] ?? "runtime_error",
+        code: execution.error.code,
+        reason: execution.error.message,
+      },
+    };
+
+  const value = execution.value;
+  const isAnswer = isPlainObject(value) && "answer" in value && !("to" in value);
+  if (p.expect === "answer" || (p.expect === "either" && isAnswer)) {
+    if (!isPlainObject(value) || !isPlainObject(value.answer))
+      return {
+        violations,
+        timings,
+        failure: {
+          class: "schema_invalid",
+          code: "not_answer_object",
+          reason: "a query step must return { answer: { ... } }",
+        },
+      };
+    return { violations, timings, answer: value.answer };
+  }
+  const normalised = normaliseTransaction(value);
+  if (!normalised.ok)
+    return {
+      violations,
+      timings,
+      failure: { class: "schema_invalid", code: normalised.reason, reason: normalised.message },
+    };
+  if (p.beforeSend) await p.beforeSend();
+  const t1 = performance.now();
+  const sent = await signAndSend(p.clients, normalised.tx);
+  timings.send = Math.round(performance.now() - t1);
+  if ("rejected" in sent)
+    return { violations, timings, failure: { class: "send_rejected", reason: sent.rejected } };
+  return { violations, timings, tx: sent };
+}
