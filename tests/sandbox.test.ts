@@ -273,6 +273,13 @@ describe("executeModule: the sandbox", () => {
     }
   });
 
+  test("lets a module log (Node's console reads FORCE_COLOR, which is not the module's read)", async () => {
+    const result = await run(
+      'export async function executeSkill() { console.log("hi", { a: 1n }); console.warn("w"); return 1; }',
+    );
+    expect(result).toMatchObject({ ok: true, value: 1 });
+  });
+
   test("runs as nobody when the harness is root", async () => {
     const result = await run(
       "export async function executeSkill() { return [process.getuid!(), process.getgid!()]; }",

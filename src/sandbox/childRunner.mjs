@@ -91,10 +91,18 @@ process.on("unhandledRejection", (error) => failWithError(error));
 // Libraries (ethers, viem, ws) may still read it and get nothing, as in any empty environment.
 const realEnv = process.env;
 const captureStack = Error.captureStackTrace;
+// Decided by the frame that made the read (past this runner's traps and built-ins such as
+// JSON.stringify): Node's own console reads FORCE_COLOR and friends when the module logs, and that
+// read must not count as the module's.
 function fromModelCode() {
   const holder = {};
   captureStack(holder);
-  return typeof holder.stack === "string" && holder.stack.includes("/module.mjs");
+  if (typeof holder.stack !== "string") return false;
+  const reader = holder.stack
+    .split("\n")
+    .slice(1)
+    .find((frame) => !frame.includes("/runner.mjs") && !frame.endsWith("(<anonymous>)"));
+  return reader !== undefined && reader.includes("/module.mjs");
 }
 function envDenied() {
   const error = new Error("Access to process.env is not allowed in the benchmark sandbox.");
@@ -116,7 +124,12 @@ const guardedEnv = new Proxy(realEnv, {
     return Reflect.ownKeys(target);
   },
 });
-Object.defineProperty(process, "env", { value: guardedEnv, configurable: false, writable: false, enumerable: true });
+Object.defineProperty(process, "env", {
+  value: guardedEnv,
+  configurable: false,
+  writable: false,
+  enumerable: true,
+});
 
 async function main() {
   let mod;
