@@ -1,7 +1,7 @@
 import { evaluateExpr } from "../tasks/expr.ts";
 import { readAnswerField } from "./answer.ts";
 import { allowOnly, exprArg } from "./args.ts";
-import { chainScope } from "./chainScope.ts";
+import { scopeOf } from "./chainScope.ts";
 import { compareValues, describeComparison, parseTolerance } from "./compare.ts";
 import { CheckArgsError, type CheckFactory } from "./types.ts";
 
@@ -17,6 +17,7 @@ export const answerFormat: CheckFactory = (args, compile) => {
       if (!ctx.answer) return noAnswer;
       const problems: string[] = [];
       for (const [name, field] of Object.entries(ctx.spec.answer!.fields)) {
+        if (field.optional && ctx.answer[name] === undefined) continue;
         const read = readAnswerField(ctx.answer[name], field.type);
         if ("error" in read) problems.push(`${name}: ${read.error}`);
       }
@@ -28,20 +29,28 @@ export const answerFormat: CheckFactory = (args, compile) => {
 };
 
 /**
- * One answer field equals the truth read from the chain at the same state (`expected`, evaluated
- * right after the module returned). Args: `{ field, expected, tolerance? }`.
+ * One answer field equals the truth read from the chain: `expected` is evaluated at `pre` (atomic:
+ * right after the module returned; composite: `init`, for "before" fields) or, with `at: "post"`,
+ * at `post` (composite: `final`). An optional field left out passes; given, it must be exact.
+ * Args: `{ field, expected, tolerance?, at? }`.
  */
 export const answerEquals: CheckFactory = (args, compile) => {
-  allowOnly(args, ["field", "expected", "tolerance"]);
+  allowOnly(args, ["field", "expected", "tolerance", "at"]);
+  if (args.at !== undefined && args.at !== "pre" && args.at !== "post")
+    throw new CheckArgsError("at", 'must be "pre" (default) or "post"');
+  const atPost = args.at === "post";
   const field = args.field;
   if (typeof field !== "string" || !compile.answerFields.has(field))
     throw new CheckArgsError("field", `must name a field of answer.fields, got ${JSON.stringify(field)}`);
   const expected = exprArg(args, "expected", compile);
   const tolerance = parseTolerance(args.tolerance);
   return {
-    prepare: async (ctx) => evaluateExpr(expected, chainScope(ctx.client, ctx.instance.params, ctx.world)),
-    async evaluate(ctx, truth) {
+    prepare: async (ctx) => (atPost ? undefined : evaluateExpr(expected, scopeOf(ctx))),
+    async evaluate(ctx, prepared) {
       if (!ctx.answer) return noAnswer;
+      if (ctx.spec.answer!.fields[field]!.optional && ctx.answer[field] === undefined)
+        return { passed: true, detail: `${field}: optional and not given` };
+      const truth = atPost ? await evaluateExpr(expected, scopeOf(ctx)) : prepared;
       const read = readAnswerField(ctx.answer[field], ctx.spec.answer!.fields[field]!.type);
       if ("error" in read) return { passed: false, detail: `${field}: ${read.error}` };
       const t = truth as bigint | string;

@@ -4,6 +4,7 @@ import {
   type BlockTag,
   getAddress,
   type Hex,
+  type Log,
   type PublicClient,
   parseAbi,
   parseAbiItem,
@@ -12,6 +13,7 @@ import { asBigInt, type ExprScope, type Value } from "../tasks/expr.ts";
 import { callPure, PURE_FUNCTIONS, resolveRef } from "../tasks/scope.ts";
 import type { ParamValue } from "../tasks/types.ts";
 import type { World } from "../world/world.ts";
+import type { CheckContext } from "./types.ts";
 
 const erc20 = parseAbi([
   "function balanceOf(address) view returns (uint256)",
@@ -34,6 +36,9 @@ const staking = parseAbi([
   "function pendingReward(address) view returns (uint256)",
 ]);
 const rewardPool = parseAbi(["function userInfo(address) view returns (uint256, uint256, uint256)"]);
+
+/** keccak256("Transfer(address,address,uint256)"). */
+const TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
 
 /** Chain-reading functions of the expression language, with their arity (-1: variadic). */
 export const CHAIN_FUNCTIONS: Record<string, number> = {
@@ -59,11 +64,23 @@ export const CHAIN_FUNCTIONS: Record<string, number> = {
   stakedReward: 2, // (rewardPool, account): userInfo(account).amount of the 3-field reward pool
   pending: 2, // (rewardPool, account): pendingReward(account)
   call: -1, // (address, "name(types)(returnType)", ...args): a view call returning one value
+  transferred: 3, // (token, from, to): sum of Transfer(from → to) values in the attempt's logs
 };
 
 export const ALL_FUNCTIONS: Record<string, number> = { ...PURE_FUNCTIONS, ...CHAIN_FUNCTIONS };
 
 const addr = (v: Value): Address => getAddress(String(v));
+
+/** The scope checks evaluate in: the instance's parameters, the world, and the attempt's logs. */
+export function scopeOf(ctx: CheckContext): ExprScope {
+  return chainScope(
+    ctx.client,
+    ctx.instance.params,
+    ctx.world,
+    undefined,
+    ctx.txs.flatMap((t) => t.receipt.logs),
+  );
+}
 
 /** `"getCounter()(uint256)"` → an ABI function item. */
 function parseCallSignature(signature: string) {
@@ -88,6 +105,8 @@ export function chainScope(
   params: Record<string, ParamValue>,
   world: World,
   blockNumber?: bigint,
+  /** The attempt's logs, for `transferred` (amounts received, measured from the attempt's logs). */
+  logs: readonly Log[] = [],
 ): ExprScope {
   const at: { blockNumber: bigint } | { blockTag: BlockTag } =
     blockNumber === undefined ? { blockTag: "latest" } : { blockNumber };
@@ -155,6 +174,21 @@ export function chainScope(
           return ((await read(args[0]!, rewardPool, "userInfo", [addr(args[1]!)])) as bigint[])[0]!;
         case "pending":
           return normalise(await read(args[0]!, staking, "pendingReward", [addr(args[1]!)]));
+        case "transferred": {
+          const [token, from, to] = args.map((a) => String(a).toLowerCase());
+          let sum = 0n;
+          for (const log of logs) {
+            if (
+              log.address.toLowerCase() !== token ||
+              log.topics[0] !== TRANSFER_TOPIC ||
+              log.topics.length !== 3
+            )
+              continue;
+            const [, f, t] = log.topics.map((x) => `0x${x!.slice(26)}`);
+            if (f === from && t === to) sum += BigInt(log.data);
+          }
+          return sum;
+        }
         case "call": {
           const [address, signature, ...rest] = args;
           const item = parseCallSignature(String(signature));

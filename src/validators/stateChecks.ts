@@ -1,6 +1,6 @@
 import { asBigInt, type Expr, evaluateExpr, formatExpr, parseExpr, type Value } from "../tasks/expr.ts";
 import { allowOnly, exprArg } from "./args.ts";
-import { chainScope } from "./chainScope.ts";
+import { scopeOf } from "./chainScope.ts";
 import {
   type CompareOp,
   compareValues,
@@ -11,14 +11,14 @@ import {
 } from "./compare.ts";
 import { CheckArgsError, type CheckCompileContext, type CheckContext, type CheckFactory } from "./types.ts";
 
-const scopeOf = (ctx: CheckContext) => chainScope(ctx.client, ctx.instance.params, ctx.world);
-
 type DeltaOptions = {
   read: Expr;
   expected: Expr;
   op: CompareOp;
   tolerance: Tolerance;
   plusFee: boolean;
+  /** Evaluate `expected` at `post` (for amounts measured from the attempt's logs, e.g. `transferred`). */
+  expectedAtPost?: boolean;
   label?: string;
 };
 
@@ -28,11 +28,14 @@ function deltaCheck(o: DeltaOptions): ReturnType<CheckFactory> {
       const scope = scopeOf(ctx);
       return {
         before: asBigInt(await evaluateExpr(o.read, scope), "read"),
-        expected: await evaluateExpr(o.expected, scope),
+        expected: o.expectedAtPost ? undefined : await evaluateExpr(o.expected, scope),
       };
     },
     async evaluate(ctx, prepared) {
-      const { before, expected } = prepared as { before: bigint; expected: Value };
+      const { before } = prepared as { before: bigint };
+      const expected = o.expectedAtPost
+        ? await evaluateExpr(o.expected, scopeOf(ctx))
+        : (prepared as { expected: Value }).expected;
       const after = asBigInt(await evaluateExpr(o.read, scopeOf(ctx)), "read");
       const delta = after - before + (o.plusFee ? ctx.feesPaid : 0n);
       const what = `Δ ${o.label ?? formatExpr(o.read)}${o.plusFee ? " + fee" : ""}`;
@@ -49,11 +52,13 @@ function isCheck(o: {
   expected: Expr;
   op: CompareOp;
   tolerance: Tolerance;
+  expectedAtPost?: boolean;
   label?: string;
 }): ReturnType<CheckFactory> {
   return {
-    prepare: async (ctx) => evaluateExpr(o.expected, scopeOf(ctx)),
-    async evaluate(ctx, expected) {
+    prepare: async (ctx) => (o.expectedAtPost ? undefined : evaluateExpr(o.expected, scopeOf(ctx))),
+    async evaluate(ctx, prepared) {
+      const expected = o.expectedAtPost ? await evaluateExpr(o.expected, scopeOf(ctx)) : prepared;
       const actual = await evaluateExpr(o.read, scopeOf(ctx));
       const what = o.label ?? formatExpr(o.read);
       return {
@@ -64,10 +69,15 @@ function isCheck(o: {
   };
 }
 
-const common = (args: Record<string, unknown>) => ({
-  op: parseOp(args.op),
-  tolerance: parseTolerance(args.tolerance),
-});
+const common = (args: Record<string, unknown>) => {
+  if (args.expectedAt !== undefined && args.expectedAt !== "pre" && args.expectedAt !== "post")
+    throw new CheckArgsError("expectedAt", 'must be "pre" (default) or "post"');
+  return {
+    op: parseOp(args.op),
+    tolerance: parseTolerance(args.tolerance),
+    expectedAtPost: args.expectedAt === "post",
+  };
+};
 
 /**
  * The change of any readable quantity between `pre` and `post` compared with `expected`
@@ -75,7 +85,7 @@ const common = (args: Record<string, unknown>) => ({
  * `plusFee` adds the agent's fees back (ΔBNB(A) + fee).
  */
 export const stateDelta: CheckFactory = (args, compile) => {
-  allowOnly(args, ["read", "expected", "op", "tolerance", "plusFee"]);
+  allowOnly(args, ["read", "expected", "op", "tolerance", "plusFee", "expectedAt"]);
   return deltaCheck({
     read: exprArg(args, "read", compile),
     expected: exprArg(args, "expected", compile),
@@ -86,7 +96,7 @@ export const stateDelta: CheckFactory = (args, compile) => {
 
 /** A quantity read at `post` compared with `expected` (evaluated at `pre`). Args: `{ read, expected, op?, tolerance? }`. */
 export const stateIs: CheckFactory = (args, compile) => {
-  allowOnly(args, ["read", "expected", "op", "tolerance"]);
+  allowOnly(args, ["read", "expected", "op", "tolerance", "expectedAt"]);
   return isCheck({
     read: exprArg(args, "read", compile),
     expected: exprArg(args, "expected", compile),
@@ -95,7 +105,7 @@ export const stateIs: CheckFactory = (args, compile) => {
 };
 
 function sugar(args: Record<string, unknown>, fields: string[], compile: CheckCompileContext, read: string) {
-  allowOnly(args, [...fields, "expected", "op", "tolerance", "plusFee"]);
+  allowOnly(args, [...fields, "expected", "op", "tolerance", "plusFee", "expectedAt"]);
   for (const field of fields) exprArg(args, field, compile);
   return { read: parseExpr(read), expected: exprArg(args, "expected", compile), ...common(args) };
 }

@@ -1,11 +1,11 @@
 import { evaluateExpr, formatExpr } from "../tasks/expr.ts";
 import { allowOnly, exprArg, optionalExprArg } from "./args.ts";
-import { chainScope } from "./chainScope.ts";
+import { scopeOf } from "./chainScope.ts";
 import { compareValues, describeComparison, parseTolerance } from "./compare.ts";
 import { CheckArgsError, type CheckContext, type CheckFactory } from "./types.ts";
 
 const noTx = { passed: false, detail: "no transaction was sent" } as const;
-const preScope = (ctx: CheckContext) => chainScope(ctx.client, ctx.instance.params, ctx.world);
+const preScope = scopeOf;
 
 /** `ok`: the transaction was mined with status 1 (TASKS.md §0 `std`). */
 export const txSucceeded: CheckFactory = (args) => {
