@@ -129,10 +129,16 @@ export async function applyPreState(
       case "mine":
         await clients.test.mine({ blocks: Number(await num(x.blocks, "blocks")) });
         break;
-      case "increaseTime":
-        await clients.test.increaseTime({ seconds: Number(await num(x.seconds, "seconds")) });
+      case "increaseTime": {
+        // evm_increaseTime has no effect while the world's 1 s block interval is set (Anvil stamps
+        // the next block parent + 1): pin the next block's timestamp instead.
+        const latest = await clients.public.getBlock();
+        await clients.test.setNextBlockTimestamp({
+          timestamp: latest.timestamp + (await num(x.seconds, "seconds")),
+        });
         await clients.test.mine({ blocks: 1 });
         break;
+      }
       case "setNonce":
         await clients.test.setNonce({
           address: await address(x.account),

@@ -1,3 +1,4 @@
+import type { CompositeRecord } from "../protocol/composite.ts";
 import type { ChatMessage } from "../protocol/prompt.ts";
 import type { Split } from "../tasks/types.ts";
 import type { CheckResult } from "../validators/types.ts";
@@ -66,6 +67,8 @@ export type InstanceResult = {
   answer?: unknown;
   durationMs: number;
   timings: Record<string, number>;
+  /** Composite attempts: K values, decay and the round transcript. */
+  composite?: CompositeRecord | undefined;
 };
 
 export type SplitSummary = { score: number; max: number; passed: number; count: number };

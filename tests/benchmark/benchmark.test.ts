@@ -1,6 +1,6 @@
 import { describe, expect, inject, test } from "vitest";
 import { resolveModel } from "../../src/models/resolve.ts";
-import { runAtomicAttempt } from "../../src/protocol/atomic.ts";
+import { runAttempt } from "../../src/protocol/attempt.ts";
 import { instantiate } from "../../src/tasks/instantiate.ts";
 import { loadTasks } from "../../src/tasks/load.ts";
 import { selectTasks } from "../../src/tasks/select.ts";
@@ -25,7 +25,7 @@ describe.concurrent(`questbench · ${options.model} · seed ${options.seed}`, ()
         const instance = await instantiate(task.spec, { runSeed: options.seed, epoch, world });
         const lease = await pool.lease();
         try {
-          const result = await runAtomicAttempt({ task, instance, model, world, chain: lease });
+          const result = await runAttempt({ task, instance, model, world, chain: lease });
           testCase.meta.questbench = result;
           // The gold responses are the benchmark's proof that every task is solvable (SPEC.md §7).
           if (options.model === "reference") expect(result.score, result.failure?.reason).toBe(100);

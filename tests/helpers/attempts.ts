@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from "vitest";
 import { resolveModel } from "../../src/models/resolve.ts";
-import { runAtomicAttempt } from "../../src/protocol/atomic.ts";
+import { runAttempt } from "../../src/protocol/attempt.ts";
 import type { InstanceResult } from "../../src/reporting/types.ts";
 import { instantiate } from "../../src/tasks/instantiate.ts";
 import { type LoadedTask, loadTasks } from "../../src/tasks/load.ts";
@@ -30,7 +30,7 @@ export function useAttempts(size = 2) {
     const instance = await instantiate(task.spec, { runSeed: seed, epoch, world });
     const lease = await pool.lease();
     try {
-      return await runAtomicAttempt({ task, instance, model: resolveModel(model), world, chain: lease });
+      return await runAttempt({ task, instance, model: resolveModel(model), world, chain: lease });
     } finally {
       lease.release();
     }

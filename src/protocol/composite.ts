@@ -1,0 +1,291 @@
+import type { ModelClient } from "../models/types.ts";
+import type {
+  Failure,
+  InstanceResult,
+  IntegrityViolationRecord,
+  TransactionRecord,
+} from "../reporting/types.ts";
+import type { LoadedTask } from "../tasks/load.ts";
+import type { Instance } from "../tasks/types.ts";
+import { describeHoldingChanges, readHoldings } from "../validators/holdings.ts";
+import { isPass } from "../validators/score.ts";
+import type { CheckContext, SentTransaction } from "../validators/types.ts";
+import type { World } from "../world/world.ts";
+import {
+  type ChainLease,
+  evaluateChecks,
+  instanceFields,
+  jsonSafe,
+  stopwatch,
+  txRecord,
+  unevaluated,
+} from "./atomic.ts";
+import { chainClients } from "./chain.ts";
+import { parseRound } from "./control.ts";
+import { runExecution } from "./execution.ts";
+import { applyPreState } from "./preState.ts";
+import { type ChatMessage, compositePrompt } from "./prompt.ts";
+
+/** How a composite round went (results.json `instances[].composite.rounds[]`). */
+export type RoundRecord = {
+  round: number;
+  response: string;
+  /** What the round did: sent a transaction, returned an answer, failed, reported an error, or only submitted. */
+  kind: "transaction" | "answer" | "failed" | "error_report" | "submit_only";
+  /** True when the round counts in K_act (every execution round; a bare submit does not). */
+  counted: boolean;
+  transaction?: TransactionRecord | undefined;
+  answer?: unknown;
+  failure?: Failure | undefined;
+  control?: "submit" | "error" | undefined;
+  feedback: string;
+};
+
+/** The composite part of an instance result: K values (paper §3.7, Table 2) and the transcript. */
+export type CompositeRecord = {
+  kOpt: number;
+  /** Execution rounds, failed ones and queries included (the paper's K_act). */
+  kAct: number;
+  /** Rounds that failed (runtime error, invalid response, revert, rejected send). */
+  kFailed: number;
+  /** Rounds that only read (returned an answer). */
+  kQuery: number;
+  budget: number;
+  /** 100 iff every end-state check holds, else 0 (before the step-efficiency decay). */
+  base: number;
+  /** min(1, K_opt / K_act). */
+  decay: number;
+  endedBy: "submit" | "error_report" | "budget" | "integrity_violation";
+  /** The submitted answer, with fields returned by the last module joined. */
+  answer: unknown;
+  plan: string;
+  rounds: RoundRecord[];
+  /** Some round failed with "ethers is not defined" (the paper's ethers% metric). */
+  ethersNotDefined: boolean;
+};
+
+export type CompositeAttemptParameters = {
+  task: LoadedTask;
+  instance: Instance;
+  model: ModelClient;
+  world: World;
+  chain: ChainLease;
+  timeoutMs?: number | undefined;
+  memoryMb?: number | undefined;
+};
+
+function describeTx(tx: SentTransaction, changes: string[]): string {
+  const lines = [
+    `Transaction ${tx.receipt.status === "success" ? "succeeded" : "REVERTED"} (status ${tx.receipt.status === "success" ? 1 : 0}).`,
+    `hash: ${tx.hash}`,
+    `gas used: ${tx.receipt.gasUsed}`,
+  ];
+  if (tx.revertReason) lines.push(`revert reason: ${tx.revertReason}`);
+  lines.push(
+    changes.length
+      ? `agent balance changes:\n${changes.map((c) => `  ${c}`).join("\n")}`
+      : "agent balance changes: none (besides the fee)",
+  );
+  return lines.join("\n");
+}
+
+/**
+ * One composite attempt (SPEC.md §6, TASKS.md §0 composite protocol assumptions): a planning call
+ * (not counted), then execution rounds with the whole conversation kept. Each response is one round:
+ * one module (a transaction or an `{answer}`) and/or a control JSON; `submit` takes effect after the
+ * round's module ran, and the module's answer fields join the submitted answer. The budget is
+ * `optimal_steps × max_rounds_multiplier`. Base = 100 iff every end-state check holds (against `init`);
+ * final = base × min(1, K_opt / K_act).
+ */
+export async function runCompositeAttempt(p: CompositeAttemptParameters): Promise<InstanceResult> {
+  const clock = stopwatch();
+  const { task, instance, world } = p;
+  const kOpt = task.spec.optimal_steps!;
+  const budget = kOpt * task.spec.max_rounds_multiplier!;
+
+  await clock.lap("reset", () => p.chain.reset());
+  const clients = chainClients(p.chain.url, world);
+  await clock.lap("preState", () => applyPreState(clients, world, instance, task.actions));
+  const ctx: CheckContext = {
+    client: clients.public,
+    world,
+    spec: task.spec,
+    instance,
+    feesPaid: 0n,
+    txs: [],
+  };
+  const prepared = await clock.lap("checks.init", () =>
+    Promise.all(task.checks.map((c) => c.prepare?.(ctx))),
+  );
+
+  const messages: ChatMessage[] = compositePrompt(instance, task.spec.answer, world, budget);
+  const ask = async (step: "plan" | "round", round?: number) => {
+    const t0 = performance.now();
+    const response = await p.model.generate({
+      messages: [...messages],
+      instance,
+      spec: task.spec,
+      world,
+      step,
+      round,
+    });
+    clock.timings.model = (clock.timings.model ?? 0) + Math.round(performance.now() - t0);
+    messages.push({ role: "assistant", content: response.text });
+    return response.text;
+  };
+  const plan = await ask("plan");
+  messages.push({ role: "user", content: `Plan noted. Round 1 of at most ${budget}: send your first step.` });
+
+  const rounds: RoundRecord[] = [];
+  const violations: IntegrityViolationRecord[] = [];
+  let answer: Record<string, unknown> = {};
+  let endedBy: CompositeRecord["endedBy"] = "budget";
+  let executed = 0;
+  for (let round = 1; executed < budget; round++) {
+    const text = await ask("round", round);
+    const request = parseRound(text);
+    const record: RoundRecord = { round, response: text, kind: "submit_only", counted: false, feedback: "" };
+    rounds.push(record);
+    if (request.invalid) {
+      record.kind = "failed";
+      record.counted = true;
+      record.failure = {
+        class: "schema_invalid",
+        code: request.invalid.reason,
+        reason: request.invalid.message,
+      };
+      record.feedback = `Round ${round} could not be executed (${request.invalid.reason}): ${request.invalid.message}. Send one \`\`\`ts block exporting executeSkill and/or one \`\`\`json control message.`;
+    } else {
+      let moduleAnswer: Record<string, unknown> | undefined;
+      if (request.code) {
+        record.counted = true;
+        const before = await readHoldings(clients.public, world);
+        const outcome = await runExecution({
+          code: request.code,
+          clients,
+          world,
+          expect: "either",
+          timeoutMs: p.timeoutMs,
+          memoryMb: p.memoryMb,
+        });
+        for (const [k, v] of Object.entries(outcome.timings)) clock.timings[k] = (clock.timings[k] ?? 0) + v;
+        violations.push(...outcome.violations);
+        if (outcome.failure) {
+          record.kind = "failed";
+          record.failure = outcome.failure;
+          record.feedback = `Execution failed (${outcome.failure.class}${outcome.failure.code ? `/${outcome.failure.code}` : ""}): ${outcome.failure.reason}`;
+        } else if (outcome.tx) {
+          ctx.txs.push(outcome.tx);
+          ctx.feesPaid += outcome.tx.fee;
+          record.transaction = txRecord(outcome.tx);
+          record.kind = outcome.tx.receipt.status === "success" ? "transaction" : "failed";
+          if (record.kind === "failed")
+            record.failure = {
+              class: "checks_failed",
+              code: "reverted",
+              reason: outcome.tx.revertReason ?? "reverted",
+            };
+          const changes = describeHoldingChanges(before, await readHoldings(clients.public, world));
+          record.feedback = describeTx(
+            outcome.tx,
+            changes.filter((c) => !c.startsWith("BNB:")).concat(changes.filter((c) => c.startsWith("BNB:"))),
+          );
+        } else if (outcome.answer) {
+          moduleAnswer = outcome.answer;
+          record.kind = "answer";
+          record.answer = jsonSafe(outcome.answer);
+          record.feedback = `Your module returned the answer ${JSON.stringify(record.answer)}. Nothing was sent.`;
+        }
+        if (outcome.failure?.class === "integrity_violation") {
+          endedBy = "integrity_violation";
+          executed++;
+          break;
+        }
+      }
+      if (request.control?.kind === "error") {
+        record.control = "error";
+        record.counted = true;
+        if (!request.code) record.kind = "error_report";
+        endedBy = "error_report";
+        executed++;
+        break;
+      }
+      if (request.control?.kind === "submit") {
+        record.control = "submit";
+        answer = { ...request.control.answer, ...(moduleAnswer ?? {}) };
+        endedBy = "submit";
+        if (record.counted) executed++;
+        break;
+      }
+    }
+    if (record.counted) executed++;
+    const left = budget - executed;
+    messages.push({
+      role: "user",
+      content: `${record.feedback}\n\n${left > 0 ? `Round ${round + 1}: ${left} execution round(s) left.` : "No execution rounds left."}`,
+    });
+  }
+
+  const kAct = rounds.filter((r) => r.counted).length;
+  const kFailed = rounds.filter(
+    (r) => r.counted && (r.kind === "failed" || r.kind === "error_report"),
+  ).length;
+  const kQuery = rounds.filter((r) => r.kind === "answer").length;
+  ctx.answer = answer;
+  ctx.tx = ctx.txs.at(-1);
+  const integrity = violations.length > 0;
+  const checks = integrity
+    ? unevaluated(task, "not evaluated: integrity violation")
+    : await clock.lap("checks", () => evaluateChecks(task, ctx, prepared));
+  const base = !integrity && endedBy !== "error_report" && checks.every((c) => c.passed) ? 100 : 0;
+  const decay = kAct === 0 ? 1 : Math.min(1, kOpt / kAct);
+  const score = Math.round(base * decay * 100) / 100;
+  const failure: Failure | null = integrity
+    ? {
+        class: "integrity_violation",
+        reason: violations.map((v) => `${v.kind}${v.method ? ` ${v.method}` : ""}`).join(", "),
+      }
+    : base === 0
+      ? {
+          class: "checks_failed",
+          code:
+            endedBy === "budget"
+              ? "budget_exhausted"
+              : endedBy === "error_report"
+                ? "error_report"
+                : undefined,
+          reason:
+            checks
+              .filter((c) => !c.passed)
+              .map((c) => `${c.name}: ${c.detail}`)
+              .join(" | ") || `ended by ${endedBy}`,
+        }
+      : null;
+  const composite: CompositeRecord = {
+    kOpt,
+    kAct,
+    kFailed,
+    kQuery,
+    budget,
+    base,
+    decay,
+    endedBy,
+    answer: jsonSafe(answer),
+    plan,
+    rounds,
+    ethersNotDefined: rounds.some((r) => r.failure?.reason.includes("ethers is not defined")),
+  };
+  return {
+    ...instanceFields(task, instance, p.model),
+    score,
+    passed: isPass(score),
+    checks,
+    failure,
+    integrityViolations: violations,
+    prompt: messages,
+    response: rounds.map((r) => r.response).join("\n\n---\n\n"),
+    durationMs: clock.elapsed(),
+    timings: clock.timings,
+    composite,
+  };
+}

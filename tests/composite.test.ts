@@ -1,0 +1,96 @@
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { useAttempts } from "./helpers/attempts.ts";
+
+// The composite protocol (SPEC.md §6) driven by scripted conversations in tests/scripted/<scenario>/.
+const attempt = useAttempts(2);
+const scripted = (scenario: string) => `scripted:${path.join(import.meta.dirname, "scripted", scenario)}`;
+const WRAP = "composite_wrap_unwrap_cycle"; // K_opt 2, budget 4
+const SWAP = "composite_approve_swap_tokens"; // K_opt 2, budget 4
+
+describe.concurrent("composite protocol", () => {
+  test("the gold conversation scores 100 in K_opt rounds", async () => {
+    const r = await attempt(WRAP, "reference", 1);
+    expect(r).toMatchObject({
+      score: 100,
+      passed: true,
+      failure: null,
+      composite: { kOpt: 2, kAct: 2, kFailed: 0, kQuery: 0, base: 100, endedBy: "submit" },
+    });
+  });
+
+  test("submitting at once scores 0", async () => {
+    const r = await attempt(WRAP, scripted("submit_at_once"));
+    expect(r).toMatchObject({ score: 0, composite: { kAct: 0, base: 0, endedBy: "submit" } });
+    expect(r.checks.find((c) => c.name === "wrapped")?.passed).toBe(false);
+  });
+
+  test("an unrelated successful transaction, then submit, scores 0", async () => {
+    const r = await attempt(WRAP, scripted("unrelated_tx"));
+    expect(r.composite?.rounds[0]).toMatchObject({ kind: "transaction", transaction: { status: "success" } });
+    expect(r).toMatchObject({ score: 0, composite: { kAct: 1, base: 0 } });
+  });
+
+  test("the right work in 2 × K_opt rounds scores 50 (step-efficiency decay)", async () => {
+    const r = await attempt(WRAP, scripted("slow_but_right"));
+    expect(r).toMatchObject({
+      score: 50,
+      composite: { kOpt: 2, kAct: 4, kQuery: 2, kFailed: 0, base: 100, decay: 0.5 },
+    });
+    expect(r.checks.every((c) => c.passed)).toBe(true);
+  });
+
+  test("leaving out the approve and never recovering scores 0", async () => {
+    const r = await attempt(SWAP, scripted("no_approve"));
+    expect(r.composite?.rounds.slice(0, 2).map((x) => x.kind)).toEqual(["failed", "failed"]);
+    expect(r.composite?.rounds[0]?.feedback).toMatch(/REVERTED/);
+    expect(r).toMatchObject({ score: 0, composite: { kAct: 2, kFailed: 2, base: 0, endedBy: "submit" } });
+  });
+
+  test("recovering from a failed round still passes, decayed by the extra round", async () => {
+    const r = await attempt(SWAP, scripted("recovers"));
+    expect(r).toMatchObject({ composite: { kAct: 3, kFailed: 1, base: 100 } });
+    expect(r.score).toBeCloseTo(66.67, 2);
+  });
+
+  test("an error report on a feasible task scores 0", async () => {
+    const r = await attempt(WRAP, scripted("error_report"));
+    expect(r).toMatchObject({
+      score: 0,
+      composite: { kAct: 1, base: 0, endedBy: "error_report" },
+      failure: { code: "error_report" },
+    });
+  });
+
+  test("running out of rounds ends the attempt cleanly with the checks recorded", async () => {
+    const r = await attempt(WRAP, scripted("out_of_rounds"));
+    expect(r).toMatchObject({
+      score: 0,
+      composite: { kAct: 4, kQuery: 4, budget: 4, endedBy: "budget" },
+      failure: { code: "budget_exhausted" },
+    });
+    expect(r.checks.map((c) => [c.name, c.passed])).toEqual([
+      ["wrapped", false],
+      ["wbnb unchanged", true],
+      ["bnb back", true],
+      ["G1", true],
+    ]);
+  });
+
+  test("a forbidden RPC in any round scores 0 and is recorded", async () => {
+    const r = await attempt(WRAP, scripted("cheats"));
+    expect(r).toMatchObject({
+      score: 0,
+      failure: { class: "integrity_violation" },
+      composite: { endedBy: "integrity_violation" },
+    });
+    expect(r.integrityViolations).toEqual([expect.objectContaining({ method: "anvil_setBalance" })]);
+  });
+
+  test("'ethers is not defined' is a failed round, counted and flagged", async () => {
+    const r = await attempt(WRAP, scripted("ethers_missing"));
+    expect(r.composite?.rounds[0]?.feedback).toContain("ethers is not defined");
+    expect(r).toMatchObject({ composite: { kAct: 3, kFailed: 1, base: 100, ethersNotDefined: true } });
+    expect(r.score).toBeCloseTo(66.67, 2);
+  });
+});
