@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { compositeMetrics } from "../src/reporting/metrics.ts";
 import { renderSummary, summarize } from "../src/reporting/summary.ts";
 import type { InstanceResult } from "../src/reporting/types.ts";
 import { DEFAULT_OPTIONS, optionsFromEnvironment, parseRunFlags } from "../src/runOptions.ts";
@@ -68,6 +69,7 @@ describe("summary", () => {
       atomic: { score: 150, max: 200, passed: 1, count: 2 },
       composite: { score: 70, max: 100, passed: 1, count: 1 },
       total: { score: 220, max: 300, passed: 2, count: 3 },
+      compositeMetrics: null,
     });
     expect(renderSummary(summary, "reference")).toMatchInlineSnapshot(`
       "EVM-QuestBench — model reference
@@ -76,5 +78,37 @@ describe("summary", () => {
       Composite       70 / 100       1 / 1    70.0
       Total          220 / 300       2 / 3    73.3"
     `);
+  });
+});
+
+describe("composite metrics (paper Table 2, Table 9)", () => {
+  const composite = (kOpt: number, kAct: number, kFailed: number, score: number, ethers = false) =>
+    ({
+      split: "composite",
+      score,
+      passed: score >= 60,
+      composite: { kOpt, kAct, kFailed, kQuery: 0, ethersNotDefined: ethers },
+    }) as unknown as InstanceResult;
+
+  test("K_act, Eff%, 1st%, ethers% and the step overhead Δ", () => {
+    const m = compositeMetrics([
+      composite(2, 2, 0, 100),
+      composite(2, 4, 1, 50, true),
+      composite(3, 3, 1, 100),
+      composite(5, 0, 0, 0),
+    ]);
+    expect(m).toEqual({
+      count: 4,
+      meanKAct: 2.25,
+      meanKFailed: 0.5,
+      meanKQuery: 0,
+      effPct: 83.3, // (1 + 0.5 + 1) / 3 over instances that executed
+      firstTryPct: 25, // only the first passed without a failed round
+      ethersPct: 25,
+      overhead: { mean: -0.75, overOptimalPct: 25, p90: 2 }, // Δ = 0, 2, 0, −5
+    });
+    expect(
+      compositeMetrics([composite(2, 2, 0, 100)].map((i) => ({ ...i, composite: undefined }))),
+    ).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import { compositeMetrics, renderCompositeMetrics } from "./metrics.ts";
 import type { InstanceResult, RunResults, SplitSummary } from "./types.ts";
 
 /** Maximum score of one instance. */
@@ -8,13 +9,18 @@ export function summarize(instances: readonly InstanceResult[]): RunResults["sum
   const of = (split?: "atomic" | "composite"): SplitSummary => {
     const xs = split ? instances.filter((i) => i.split === split) : instances;
     return {
-      score: xs.reduce((s, i) => s + i.score, 0),
+      score: Math.round(xs.reduce((s, i) => s + i.score, 0) * 100) / 100,
       max: xs.length * INSTANCE_MAX,
       passed: xs.filter((i) => i.passed).length,
       count: xs.length,
     };
   };
-  return { atomic: of("atomic"), composite: of("composite"), total: of() };
+  return {
+    atomic: of("atomic"),
+    composite: of("composite"),
+    total: of(),
+    compositeMetrics: compositeMetrics(instances),
+  };
 }
 
 const pad = (s: string, n: number, right = false) => (right ? s.padStart(n) : s.padEnd(n));
@@ -36,6 +42,7 @@ export function renderSummary(summary: RunResults["summary"], model: string): st
       `${pad(name, 10)} ${pad(`${s.score} / ${s.max}`, 13, true)} ${pad(`${s.passed} / ${s.count}`, 11, true)} ${pad(avg, 7, true)}`,
     );
   }
+  if (summary.compositeMetrics) lines.push(renderCompositeMetrics(summary.compositeMetrics));
   return lines.join("\n");
 }
 

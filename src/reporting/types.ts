@@ -2,6 +2,7 @@ import type { CompositeRecord } from "../protocol/composite.ts";
 import type { ChatMessage } from "../protocol/prompt.ts";
 import type { Split } from "../tasks/types.ts";
 import type { CheckResult } from "../validators/types.ts";
+import type { CompositeMetrics } from "./metrics.ts";
 
 /** Why an instance did not score (results.json `instances[].failure.class`). */
 export type FailureClass =
@@ -92,6 +93,12 @@ export type RunManifest = {
 export type RunResults = {
   schemaVersion: 1;
   manifest: RunManifest;
-  summary: { atomic: SplitSummary; composite: SplitSummary; total: SplitSummary };
+  summary: {
+    atomic: SplitSummary;
+    composite: SplitSummary;
+    total: SplitSummary;
+    /** Table 2 / Table 9 metrics of the composite instances (null when none ran). */
+    compositeMetrics: CompositeMetrics | null;
+  };
   instances: InstanceResult[];
 };
