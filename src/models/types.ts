@@ -2,8 +2,26 @@ import type { ChatMessage } from "../protocol/prompt.ts";
 import type { Instance, LoadedTaskSpec } from "../tasks/types.ts";
 import type { World } from "../world/world.ts";
 
-/** Token counts of one or more model calls. */
-export type Usage = { inputTokens: number; outputTokens: number };
+/** Token counts of one or more model calls. Reasoning tokens are part of `outputTokens` (billed as output). */
+export type Usage = {
+  inputTokens: number;
+  outputTokens: number;
+  /** Output tokens the provider reports as reasoning ("thinking"), when it reports them. */
+  reasoningTokens?: number | undefined;
+};
+
+/**
+ * Sampling settings sent with every call (SPEC.md §7), recorded in the run manifest and part of
+ * the response-cache key. `null` means "not sent": the provider's default applies.
+ */
+export type SamplingSettings = {
+  /** The paper's 0.7 by default (§4.4); null for models that accept only their default. */
+  temperature: number | null;
+  /** Cap on output tokens (reasoning included, for reasoning models). */
+  maxTokens: number;
+  /** Sent only to providers that accept a seed. */
+  seed: number | null;
+};
 
 /** One request to a model: the whole conversation so far, plus the instance (for gold/scripted models). */
 export type ModelRequest = {
@@ -17,11 +35,31 @@ export type ModelRequest = {
   round?: number;
 };
 
-export type ModelResponse = { text: string; usage?: Usage | undefined; raw?: unknown };
+export type ModelResponse = {
+  text: string;
+  usage?: Usage | undefined;
+  raw?: unknown;
+  /** True when the response came from the on-disk cache (nothing was paid for it in this run). */
+  cached?: boolean | undefined;
+  /** List-price cost of this call in USD; null when the model has no price in the registry. */
+  costUsd?: number | null | undefined;
+};
+
+/** Running totals of a provider model over one process (what the `--budget` projection reads). */
+export type ModelStats = {
+  calls: number;
+  cachedCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** USD paid for calls that did not come from the cache; null when the model has no price. */
+  spentUsd: number | null;
+};
 
 /** A model under evaluation (SPEC.md §7). */
 export type ModelClient = {
   /** The name given on the command line, e.g. `reference`, `scripted:tests/mutants`, `claude-sonnet`. */
   id: string;
   generate(request: ModelRequest): Promise<ModelResponse>;
+  /** Provider models only: tokens, calls and spend so far in this process. */
+  stats?: (() => ModelStats) | undefined;
 };

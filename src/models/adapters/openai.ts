@@ -1,0 +1,68 @@
+import OpenAI from "openai";
+import { ProviderCallError, providerCallError } from "../errors.ts";
+import type { Adapter, AdapterParameters } from "./types.ts";
+
+/**
+ * The OpenAI chat-completions adapter (`openai` SDK): OpenAI itself and every OpenAI-compatible
+ * endpoint by base URL (OpenRouter, DeepSeek, Moonshot, DashScope, xAI, Gemini's compatibility layer,
+ * Z.ai, Mistral, vLLM, Ollama …).
+ * Sends `temperature` unless null, the output cap as `max_tokens` or `max_completion_tokens`, and
+ * `seed` where the provider accepts one. Only the message `content` is the answer: reasoning that some
+ * providers return beside it (`reasoning_content`, `reasoning`) is kept in `raw`, not in `text`.
+ * @example
+ * const adapter = openaiAdapter({ baseURL: "https://api.openai.com/v1", apiKey, model: "gpt-5", maxRetries: 5, timeoutMs: 600_000, seed: true });
+ * const { text, usage } = await adapter.generate([{ role: "user", content: "hi" }], { temperature: null, maxTokens: 1000, seed: null });
+ */
+export function openaiAdapter(p: AdapterParameters): Adapter {
+  const client = new OpenAI({
+    apiKey: p.apiKey,
+    baseURL: p.baseURL,
+    maxRetries: p.maxRetries,
+    timeout: p.timeoutMs,
+    organization: null,
+    project: null,
+  });
+  const where = `${p.model} at ${p.baseURL}`;
+  return {
+    api: "openai",
+    async generate(messages, settings) {
+      const body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming = {
+        model: p.model,
+        messages: messages.map((m) => ({ role: m.role, content: m.content })),
+        [p.maxTokensParam ?? "max_tokens"]: settings.maxTokens,
+      };
+      if (settings.temperature !== null) body.temperature = settings.temperature;
+      if (p.seed && settings.seed !== null) body.seed = settings.seed;
+      let completion: OpenAI.Chat.ChatCompletion;
+      try {
+        completion = await client.chat.completions.create(body);
+      } catch (error) {
+        throw providerCallError(error, where);
+      }
+      const choice = (completion as Partial<OpenAI.Chat.ChatCompletion> | undefined)?.choices?.[0];
+      if (typeof completion !== "object" || completion === null || !choice?.message)
+        throw new ProviderCallError(`${where}: malformed completion (no choices[0].message)`, {
+          code: "malformed_completion",
+          retryable: true,
+          details: JSON.stringify(completion)?.slice(0, 300),
+        });
+      const content = choice.message.content;
+      if (content !== null && content !== undefined && typeof content !== "string")
+        throw new ProviderCallError(`${where}: malformed completion (content is not a string)`, {
+          code: "malformed_completion",
+          retryable: true,
+        });
+      const usage = completion.usage;
+      return {
+        text: content ?? "",
+        usage: {
+          inputTokens: usage?.prompt_tokens ?? 0,
+          outputTokens: usage?.completion_tokens ?? 0,
+          reasoningTokens: usage?.completion_tokens_details?.reasoning_tokens ?? undefined,
+        },
+        finishReason: choice.finish_reason ?? null,
+        raw: completion,
+      };
+    },
+  };
+}

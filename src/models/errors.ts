@@ -1,0 +1,87 @@
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
+import { ModelProviderError } from "../errors.ts";
+
+/** What went wrong with a provider call (results.json `failure.code` of a `provider_error`). */
+export type ProviderErrorCode =
+  | "missing_key"
+  | "rate_limited"
+  | "server_error"
+  | "timeout"
+  | "connection"
+  | "bad_request"
+  | "auth"
+  | "malformed_completion"
+  | "cache_miss"
+  | "http_error";
+
+/**
+ * A provider call failed: after the SDK's own retries (429, 408, 409, 5xx, timeouts, connection
+ * errors), or at once for errors that retrying cannot fix (401, 400). `retryable` marks errors our own
+ * wrapper retries (a malformed 200 answer, which the SDKs do not retry).
+ */
+export class ProviderCallError extends ModelProviderError {
+  override name = "ProviderCallError";
+  readonly code: ProviderErrorCode;
+  readonly status: number | undefined;
+  readonly retryable: boolean;
+  constructor(
+    shortMessage: string,
+    parameters: {
+      code: ProviderErrorCode;
+      status?: number | undefined;
+      retryable?: boolean;
+      details?: string;
+      cause?: unknown;
+    },
+  ) {
+    super(shortMessage, { details: parameters.details, cause: parameters.cause });
+    this.code = parameters.code;
+    this.status = parameters.status;
+    this.retryable = parameters.retryable ?? false;
+  }
+}
+
+/**
+ * Maps an error thrown by the `openai` or `@anthropic-ai/sdk` client (both Stainless SDKs with the
+ * same error classes) to a {@link ProviderCallError}.
+ */
+export function providerCallError(error: unknown, where: string): ProviderCallError {
+  if (error instanceof ProviderCallError) return error;
+  const e = error as { status?: number; message?: string };
+  const status = typeof e?.status === "number" ? e.status : undefined;
+  const message = (e?.message ?? String(error)).split("\n")[0]!.slice(0, 300);
+  if (
+    error instanceof OpenAI.APIConnectionTimeoutError ||
+    error instanceof Anthropic.APIConnectionTimeoutError
+  )
+    return new ProviderCallError(`${where}: request timed out after retries`, {
+      code: "timeout",
+      cause: error,
+    });
+  if (error instanceof OpenAI.APIConnectionError || error instanceof Anthropic.APIConnectionError)
+    return new ProviderCallError(`${where}: connection failed after retries: ${message}`, {
+      code: "connection",
+      cause: error,
+    });
+  if (status !== undefined) {
+    const code: ProviderErrorCode =
+      status === 429
+        ? "rate_limited"
+        : status >= 500
+          ? "server_error"
+          : status === 401 || status === 403
+            ? "auth"
+            : status === 400 || status === 404 || status === 422
+              ? "bad_request"
+              : "http_error";
+    return new ProviderCallError(`${where}: HTTP ${status}: ${message}`, { code, status, cause: error });
+  }
+  if (error instanceof SyntaxError)
+    return new ProviderCallError(`${where}: unparseable response body: ${message}`, {
+      code: "malformed_completion",
+      retryable: true,
+      cause: error,
+    });
+  return new ProviderCallError(`${where}: ${message}`, { code: "http_error", cause: error });
+}
