@@ -1,0 +1,127 @@
+import { decodeFunctionData, type Hex } from "viem";
+import * as abis from "../world/abis.ts";
+import { renderFigures } from "./figures.ts";
+import { type LeaderboardRow, quadrants } from "./leaderboard.ts";
+import type { MergedRun } from "./merge.ts";
+import type { InstanceResult, TransactionRecord } from "./types.ts";
+
+const esc = (s: unknown) =>
+  String(s).replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
+  );
+
+const ALL_ABIS = Object.values(abis).flatMap((abi) => (Array.isArray(abi) ? abi : [])) as never[];
+
+/** Calldata decoded with the world's ABIs: `transfer(to: 0x…, amount: 1500…)`, or the raw selector. */
+export function decodeCalldata(input: string): string {
+  if (!input || input === "0x") return "(empty calldata: plain transfer)";
+  try {
+    const decoded = decodeFunctionData({ abi: ALL_ABIS, data: input as Hex });
+    const item = (ALL_ABIS as { type: string; name?: string; inputs?: { name?: string }[] }[]).find(
+      (x) => x.type === "function" && x.name === decoded.functionName,
+    );
+    const args = (decoded.args ?? []) as unknown[];
+    const named = args.map(
+      (a, i) =>
+        `${item?.inputs?.[i]?.name || `arg${i}`}: ${Array.isArray(a) ? `[${a.join(", ")}]` : String(a)}`,
+    );
+    return `${decoded.functionName}(${named.join(", ")})`;
+  } catch {
+    return `unknown function ${input.slice(0, 10)} (${(input.length - 10) / 2} bytes of arguments)`;
+  }
+}
+
+function txBlock(tx: TransactionRecord | undefined): string {
+  if (!tx) return "";
+  return `<table class="kv"><tr><th>to</th><td><code>${esc(tx.to)}</code></td></tr><tr><th>call</th><td><code>${esc(decodeCalldata(tx.input))}</code></td></tr><tr><th>value (wei)</th><td>${esc(tx.value)}</td></tr><tr><th>status</th><td class="${tx.status === "success" ? "ok" : "bad"}">${esc(tx.status)}${tx.revertReason ? ` — ${esc(tx.revertReason)}` : ""}</td></tr><tr><th>gas used / fee (wei)</th><td>${esc(tx.gasUsed)} / ${esc(tx.fee)}</td></tr><tr><th>hash</th><td><code>${esc(tx.hash)}</code></td></tr></table>`;
+}
+
+function checksTable(i: InstanceResult): string {
+  const rows = i.checks
+    .map(
+      (c) =>
+        `<tr class="${c.passed ? "ok" : "bad"}"><td>${c.passed ? "✓" : "✗"}</td><td>${esc(c.name)}${c.critical ? " ★" : ""}</td><td>${c.weight}</td><td>${esc(c.detail)}</td></tr>`,
+    )
+    .join("");
+  return `<table class="checks"><tr><th></th><th>check</th><th>weight</th><th>expected / actual</th></tr>${rows}</table>`;
+}
+
+function instanceDetails(i: InstanceResult): string {
+  const task = i.prompt.find((m) => m.role === "user")?.content.split("Task:\n")[1] ?? "";
+  const rounds = i.composite
+    ? `<h4>Rounds (K_opt ${i.composite.kOpt}, K_act ${i.composite.kAct}, failed ${i.composite.kFailed}, queries ${i.composite.kQuery}, ended by ${esc(i.composite.endedBy)})</h4>
+       <details><summary>plan</summary><pre>${esc(i.composite.plan)}</pre></details>
+       ${i.composite.rounds
+         .map(
+           (
+             r,
+           ) => `<details class="round"><summary>round ${r.round}: ${esc(r.kind)}${r.control ? ` + ${esc(r.control)}` : ""}${r.failure ? ` — ${esc(r.failure.class)}` : ""}</summary>
+             <pre>${esc(r.response)}</pre>${txBlock(r.transaction)}<p class="feedback"><b>feedback:</b></p><pre>${esc(r.feedback)}</pre></details>`,
+         )
+         .join("")}`
+    : `<h4>Model code</h4><pre>${esc(i.response)}</pre>${txBlock(i.transaction)}${i.answer !== undefined ? `<h4>Answer</h4><pre>${esc(JSON.stringify(i.answer, null, 2))}</pre>` : ""}`;
+  const failure = i.failure
+    ? `<p class="bad">${esc(i.failure.class)}${i.failure.code ? `/${esc(i.failure.code)}` : ""}: ${esc(i.failure.reason)}</p>`
+    : "";
+  const violations = i.integrityViolations.length
+    ? `<p class="bad">integrity violations: ${esc(JSON.stringify(i.integrityViolations))}</p>`
+    : "";
+  return `<details class="instance" data-task="${esc(i.taskId)}"><summary><span class="${i.passed ? "ok" : "bad"}">${i.score}</span> ${esc(i.taskId)} <small>(${esc(i.subcategory)}, seed ${i.seed}, epoch ${i.epoch})</small></summary>
+    <h4>Task</h4><pre>${esc(task)}</pre>${failure}${violations}<h4>Checks</h4>${checksTable(i)}${rounds}</details>`;
+}
+
+const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1200px;padding:0 1rem;color:#1d2430}
+table{border-collapse:collapse;margin:.5rem 0}th,td{border:1px solid #d0d6e0;padding:.25rem .5rem;text-align:left;vertical-align:top}
+td.num,th.num{text-align:right}.ok{color:#0a7a32}.bad{color:#b42318}pre{background:#f5f7fa;padding:.5rem;overflow:auto;max-height:28rem;white-space:pre-wrap}
+figure{display:inline-block;margin:0 1rem 1rem 0;vertical-align:top}figcaption{font-weight:600}details.instance{border-top:1px solid #e3e7ee;padding:.25rem 0}
+details.instance>summary{cursor:pointer}table.checks td:nth-child(4){font-family:ui-monospace,monospace;font-size:12px}`;
+
+/**
+ * report.html: one self-contained page (no scripts, no network) with the leaderboard, the quadrant
+ * table, the paper's figures as inline SVG, and a per-instance drill-down (task, model code,
+ * transaction with calldata decoded by ABI, each check's expected and actual values, composite rounds).
+ */
+export async function renderReportHtml(
+  runs: readonly MergedRun[],
+  rows: readonly LeaderboardRow[],
+): Promise<string> {
+  const figures = await renderFigures(runs, rows);
+  const q = quadrants(rows);
+  const board = rows
+    .map(
+      (r, i) =>
+        `<tr><td class="num">${i + 1}</td><td>${esc(r.model)}</td><td class="num">${r.atomic}</td><td class="num">${r.composite}</td><td class="num">${r.total}</td><td class="num">${r.avg} ± ${r.avgCi95}</td><td class="num">${r.passed}/${r.instances}</td><td class="num">${r.passAt1}%</td><td class="num">${r.passAtK}% (k=${r.k})</td><td class="num">${r.inputTokens} / ${r.outputTokens}</td><td class="num">${r.costUsd}</td></tr>`,
+    )
+    .join("");
+  const quadrantRows = rows
+    .map(
+      (r) =>
+        `<tr><td>${esc(r.model)}</td><td class="num">${r.atomicAvg ?? "—"}</td><td class="num">${r.compositeAvg ?? "—"}</td><td>${esc(q.get(r.model))}</td></tr>`,
+    )
+    .join("");
+  const figureHtml = Object.entries(figures)
+    .map(([name, svg]) => `<figure data-figure="${name}">${svg}</figure>`)
+    .join("\n");
+  const drill = runs
+    .map(
+      (run) =>
+        `<section class="model"><h3>${esc(run.model)}</h3>${run.results.instances.map(instanceDetails).join("\n")}</section>`,
+    )
+    .join("\n");
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>EVM-QuestBench report</title><style>${STYLE}</style></head>
+<body>
+<h1>EVM-QuestBench report</h1>
+<p>${runs.length} model(s); world ${esc(runs[0]?.manifest.worldId ?? "")}; generated ${esc(new Date().toISOString())}.</p>
+<h2>Leaderboard</h2>
+<table class="leaderboard"><tr><th>#</th><th>model</th><th>Atom</th><th>Comp</th><th>Total</th><th>Avg ± 95% CI</th><th>passed</th><th>pass@1</th><th>pass@k</th><th>tokens in / out</th><th>cost (USD)</th></tr>${board}</table>
+<h2>Quadrants (by the medians of AtomicAvg and CompositeAvg)</h2>
+<table class="quadrants"><tr><th>model</th><th>AtomicAvg</th><th>CompositeAvg</th><th>quadrant</th></tr>${quadrantRows}</table>
+<h2>Figures</h2>
+${figureHtml}
+<h2>Instances</h2>
+${drill}
+</body></html>
+`;
+}

@@ -1,0 +1,144 @@
+import type { MergedRun } from "./merge.ts";
+import { meanCi95, passAtK } from "./stats.ts";
+import type { InstanceResult } from "./types.ts";
+
+/** Tasks of each split in the full benchmark (paper §3): the leaderboard's maxima. */
+export const SPLIT_TASKS = { atomic: 62, composite: 45 } as const;
+
+/** One leaderboard row: the paper's Table 1 columns (Atom, Comp, Total, Avg) and more. */
+export type LeaderboardRow = {
+  model: string;
+  /** Split scores: per task the mean over its seeds/epochs, summed (max 100 per task). */
+  atomic: number;
+  composite: number;
+  total: number;
+  /** Total normalised to 0–100 over the tasks that ran, with the 95 % CI of the instance mean. */
+  avg: number;
+  avgCi95: number;
+  atomicAvg: number | null;
+  compositeAvg: number | null;
+  atomicTasks: number;
+  compositeTasks: number;
+  /** Instances that passed (score ≥ 60) / instances. */
+  passed: number;
+  instances: number;
+  /** Mean over tasks of the unbiased pass@1 and pass@k (k = attempts per task; equal when k = 1). */
+  passAt1: number;
+  passAtK: number;
+  k: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+};
+
+type Usage = { inputTokens?: number; outputTokens?: number; costUsd?: number };
+
+function perTask(instances: readonly InstanceResult[]) {
+  const byTask = new Map<string, InstanceResult[]>();
+  for (const i of instances) byTask.set(i.taskId, [...(byTask.get(i.taskId) ?? []), i]);
+  return byTask;
+}
+
+const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/** Builds a row from a merged run (several seeds/epochs per task are averaged per task). */
+export function leaderboardRow(run: MergedRun): LeaderboardRow {
+  const scored = run.results.instances.filter((i) => i.failure?.class !== "provider_error");
+  const tasks = perTask(scored);
+  const splitScore = (split: "atomic" | "composite") => {
+    let sum = 0;
+    let n = 0;
+    for (const xs of tasks.values()) {
+      if (xs[0]!.split !== split) continue;
+      sum += xs.reduce((a, i) => a + i.score, 0) / xs.length;
+      n++;
+    }
+    return { sum, n };
+  };
+  const a = splitScore("atomic");
+  const c = splitScore("composite");
+  const k = Math.min(...[...tasks.values()].map((xs) => xs.length));
+  const passAt = (kk: number) =>
+    tasks.size === 0
+      ? 0
+      : [...tasks.values()].reduce(
+          (s, xs) => s + passAtK(xs.length, xs.filter((i) => i.passed).length, kk),
+          0,
+        ) / tasks.size;
+  const ci = meanCi95(scored.map((i) => i.score));
+  const usage = run.results.instances.map(
+    (i) => ((i as InstanceResult & { usage?: Usage }).usage ?? {}) as Usage,
+  );
+  return {
+    model: run.model,
+    atomic: round(a.sum, 2),
+    composite: round(c.sum, 2),
+    total: round(a.sum + c.sum, 2),
+    avg: a.n + c.n === 0 ? 0 : round((a.sum + c.sum) / (a.n + c.n)),
+    avgCi95: round(ci.ci95),
+    atomicAvg: a.n ? round(a.sum / a.n) : null,
+    compositeAvg: c.n ? round(c.sum / c.n) : null,
+    atomicTasks: a.n,
+    compositeTasks: c.n,
+    passed: scored.filter((i) => i.passed).length,
+    instances: scored.length,
+    passAt1: round(passAt(1) * 100),
+    passAtK: round(passAt(Number.isFinite(k) ? k : 1) * 100),
+    k: Number.isFinite(k) ? k : 1,
+    inputTokens: usage.reduce((s, u) => s + (u.inputTokens ?? 0), 0),
+    outputTokens: usage.reduce((s, u) => s + (u.outputTokens ?? 0), 0),
+    costUsd: round(
+      usage.reduce((s, u) => s + (u.costUsd ?? 0), 0),
+      4,
+    ),
+  };
+}
+
+/** Rows sorted by total, best first. */
+export function leaderboard(runs: readonly MergedRun[]): LeaderboardRow[] {
+  return runs.map(leaderboardRow).sort((x, y) => y.total - x.total || x.model.localeCompare(y.model));
+}
+
+/** Quadrant of a model by the medians of AtomicAvg and CompositeAvg over all models (paper Table 8). */
+export function quadrants(rows: readonly LeaderboardRow[]): Map<string, string> {
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((p, q) => p - q);
+    return s.length === 0
+      ? 0
+      : s.length % 2
+        ? s[(s.length - 1) / 2]!
+        : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+  };
+  const both = rows.filter((r) => r.atomicAvg !== null && r.compositeAvg !== null);
+  const ma = median(both.map((r) => r.atomicAvg!));
+  const mc = median(both.map((r) => r.compositeAvg!));
+  return new Map(
+    rows.map((r) => [
+      r.model,
+      r.compositeAvg === null || r.compositeTasks === 0
+        ? "Atomic-Only"
+        : r.atomicAvg === null
+          ? "Composite-Only"
+          : `${r.atomicAvg >= ma ? "High" : "Low"}-${r.compositeAvg >= mc ? "High" : "Low"}`,
+    ]),
+  );
+}
+
+/** leaderboard.md: the paper's Table 1 columns plus passes, CI, pass@k, tokens and cost. */
+export function renderLeaderboardMarkdown(rows: readonly LeaderboardRow[]): string {
+  const q = quadrants(rows);
+  const lines = [
+    "# EVM-QuestBench leaderboard",
+    "",
+    `Atom = atomic score (max ${SPLIT_TASKS.atomic * 100} for all ${SPLIT_TASKS.atomic} tasks), Comp = composite score (max ${SPLIT_TASKS.composite * 100}), Total (max ${(SPLIT_TASKS.atomic + SPLIT_TASKS.composite) * 100}), Avg = Total normalised to 0–100 ± 95 % CI. Scores per task are means over its seeds/epochs.`,
+    "",
+    "| # | model | Atom | Comp | Total | Avg | passed | pass@1 | pass@k | quadrant | tokens in / out | cost (USD) |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|",
+  ];
+  rows.forEach((r, i) => {
+    lines.push(
+      `| ${i + 1} | ${r.model} | ${r.atomic} | ${r.composite} | ${r.total} | ${r.avg} ± ${r.avgCi95} | ${r.passed}/${r.instances} | ${r.passAt1}% | ${r.passAtK}% (k=${r.k}) | ${q.get(r.model)} | ${r.inputTokens} / ${r.outputTokens} | ${r.costUsd} |`,
+    );
+  });
+  return `${lines.join("\n")}\n`;
+}

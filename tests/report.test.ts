@@ -1,0 +1,148 @@
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { chromium } from "playwright-core";
+import { beforeAll, describe, expect, test } from "vitest";
+import { MergeError } from "../src/reporting/merge.ts";
+import { writeReport } from "../src/reporting/report.ts";
+import type { RunResults } from "../src/reporting/types.ts";
+import { PROJECT_ROOT } from "../src/tasks/load.ts";
+
+const run = promisify(execFile);
+const bin = path.join(PROJECT_ROOT, "bin/questbench.mjs");
+const env = { ...process.env, QUESTBENCH_OPTIONS: "", QUESTBENCH_MODEL: "" };
+const TASKS = "bnb_transfer_basic,erc20_transfer_fixed,query_bnb_balance,composite_wrap_unwrap_cycle";
+const CHROMIUM = "/usr/bin/chromium";
+
+/** Runs the benchmark CLI into a fresh directory and returns it. */
+async function benchmark(model: string, extra: string[] = []): Promise<string> {
+  const out = mkdtempSync(path.join(tmpdir(), "qb-report-"));
+  await run(
+    process.execPath,
+    [bin, "--model", model, "--tasks", TASKS, "--seed", "3", "--out", out, ...extra],
+    { cwd: PROJECT_ROOT, env },
+  ).catch((e) => {
+    // A weak model makes no test fail; any non-zero exit is a harness problem worth seeing.
+    throw new Error(`${e.message}\n${e.stdout}\n${e.stderr}`);
+  });
+  return out;
+}
+
+describe("questbench report", () => {
+  let reference: string;
+  let weak: string;
+  let report: Awaited<ReturnType<typeof writeReport>>;
+  const out = mkdtempSync(path.join(tmpdir(), "qb-report-out-"));
+
+  beforeAll(async () => {
+    // The weak model answers atomic tasks with 3 %-too-much mutants and the composite with 4 rounds.
+    const weakDir = mkdtempSync(path.join(tmpdir(), "qb-weak-"));
+    const { cpSync } = await import("node:fs");
+    cpSync(path.join(PROJECT_ROOT, "tests/mutants/wrong_amount"), weakDir, { recursive: true });
+    cpSync(
+      path.join(PROJECT_ROOT, "tests/mutants/wrong_answer_value/query_bnb_balance.md"),
+      path.join(weakDir, "query_bnb_balance.md"),
+    );
+    cpSync(path.join(PROJECT_ROOT, "tests/scripted/slow_but_right"), weakDir, { recursive: true });
+    [reference, weak] = await Promise.all([benchmark("reference"), benchmark(`scripted:${weakDir}`)]);
+    report = await writeReport({ inputs: [reference, weak], out });
+  }, 240_000);
+
+  test("the leaderboard has both models, the reference first with every task at 100", () => {
+    const md = readFileSync(path.join(out, "leaderboard.md"), "utf8");
+    expect(report.rows.map((r) => r.model)).toEqual(["reference", expect.stringMatching(/^scripted:/)]);
+    expect(report.rows[0]).toMatchObject({
+      atomic: 300,
+      composite: 100,
+      total: 400,
+      avg: 100,
+      passed: 4,
+      instances: 4,
+    });
+    expect(report.rows[1]!.atomic).toBeLessThan(180);
+    expect(report.rows[1]!.composite).toBe(50);
+    expect(md).toMatch(/\| 1 \| reference \| 300 \| 100 \| 400 \| 100 ± 0 \| 4\/4 \|/);
+    expect(md.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| #")).length).toBe(2);
+  });
+
+  test("merging refuses runs whose manifests disagree, naming the field", async () => {
+    const results = JSON.parse(readFileSync(path.join(weak, "results.json"), "utf8")) as RunResults;
+    const otherWorld = mkdtempSync(path.join(tmpdir(), "qb-world-"));
+    results.manifest.worldId = "sha256:another-world";
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(path.join(otherWorld, "results.json"), JSON.stringify(results));
+    await expect(
+      writeReport({ inputs: [reference, otherWorld], out: mkdtempSync(path.join(tmpdir(), "qb-x-")) }),
+    ).rejects.toThrow(MergeError);
+    await expect(
+      writeReport({ inputs: [reference, otherWorld], out: mkdtempSync(path.join(tmpdir(), "qb-x-")) }),
+    ).rejects.toThrow(/manifest\.worldId differs/);
+    const forced = await writeReport({
+      inputs: [reference, otherWorld],
+      out: mkdtempSync(path.join(tmpdir(), "qb-x-")),
+      force: true,
+    });
+    expect(forced.warnings).toEqual([expect.stringContaining("manifest.worldId differs")]);
+  });
+
+  test.skipIf(!existsSync(CHROMIUM))("report.html renders every figure in headless Chromium", async () => {
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const requests: string[] = [];
+      page.on("request", (r) => {
+        if (!r.url().startsWith("file:")) requests.push(r.url());
+      });
+      await page.goto(`file://${path.join(out, "report.html")}`);
+      const figures = await page.$$eval("figure[data-figure]", (els) =>
+        els.map((el) => {
+          const svg = el.querySelector("svg");
+          const box = svg?.getBoundingClientRect();
+          return {
+            name: el.getAttribute("data-figure"),
+            width: box?.width ?? 0,
+            height: box?.height ?? 0,
+            marks: svg?.querySelectorAll("path, circle, rect, text").length ?? 0,
+          };
+        }),
+      );
+      expect(figures.map((f) => f.name)).toEqual([
+        "atomic-vs-composite",
+        "atomic-subcategories",
+        "composite-patterns",
+        "step-overhead",
+      ]);
+      for (const f of figures) {
+        expect(f.width, f.name!).toBeGreaterThan(100);
+        expect(f.height, f.name!).toBeGreaterThan(100);
+        expect(f.marks, f.name!).toBeGreaterThan(10);
+      }
+      expect(await page.locator("details.instance").count()).toBe(8);
+      expect(await page.locator("table.leaderboard tr").count()).toBe(3);
+      expect(requests).toEqual([]); // self-contained: no network
+      const shot = path.join(PROJECT_ROOT, ".questbench", "report-screenshot.png");
+      await page.screenshot({ path: shot, fullPage: false });
+      expect(existsSync(shot)).toBe(true);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  test("the drill-down decodes calldata with the world's ABIs", () => {
+    const html = readFileSync(path.join(out, "report.html"), "utf8");
+    expect(html).toMatch(/transfer\(to: 0x[0-9a-fA-F]{40}, (amount|value): \d+\)/);
+    expect(html).toContain("withdraw(");
+  });
+});
