@@ -5,8 +5,16 @@ import { DEFAULT_OPTIONS, parseRunFlags, UsageError } from "./runOptions.ts";
 const HELP = `Usage:
   questbench [--model M] [--split atomic|composite|all] [--tasks id,id] [--seed N]
              [--epochs K] [--concurrency C] [--out DIR]
+             [--temperature T] [--max-tokens N] [--model-seed N] [--max-retries N] [--request-timeout S]
+             [--cache on|off|replay] [--cache-dir DIR] [--budget USD] [--fresh]
       Run the benchmark (default: --model ${DEFAULT_OPTIONS.model} --split all --seed 1 --concurrency 2
-      --out ${DEFAULT_OPTIONS.out}). Models: reference, scripted:DIR.
+      --out ${DEFAULT_OPTIONS.out}). Models: reference, scripted:DIR, a registry alias (claude-sonnet,
+      gpt-5, deepseek-v3.2, … see src/models/registry.json), openrouter/<id>, <provider>:<model-id>,
+      openai-compatible:<baseURL>#<model>. Provider models: temperature 0.7, 16384 max tokens, key from
+      the provider's variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, …), responses
+      cached in --cache-dir (else QUESTBENCH_CACHE_DIR, else .questbench/cache); a rerun into the same
+      --out keeps finished instances (--fresh starts over); --budget stops starting new instances once
+      the projected spend would pass USD.
   questbench world [--port P]
       Serve the local BSC-like world on 127.0.0.1 and print its URL and address book.
   questbench --help`;
@@ -30,6 +38,9 @@ export async function runCli(argv: string[]): Promise<void> {
     ]);
     if (selectTasks(loadTasks(), options).length === 0)
       throw new UsageError(`no task matches --split ${options.split}`);
+    // A missing API key or an unknown model fails here, before Vitest and Anvil start.
+    const { checkRunModel } = await import("./models/checkRunModel.ts");
+    checkRunModel(options);
     const { runBenchmark } = await import("./runBenchmark.ts");
     const { exitCode, results } = await runBenchmark(options);
     if (!results) console.error("questbench: no instance finished; see the errors above.");

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import type { ModelOptions } from "./models/settings.ts";
 
 /** Options of one benchmark run (the CLI flags of `npx questbench`, README). */
 export type RunOptions = {
@@ -13,7 +14,17 @@ export type RunOptions = {
   concurrency: number;
   /** Directory for results.json and instances.jsonl. */
   out: string;
-};
+  /**
+   * Stop starting new instances once this invocation's projected spend (USD) would pass it
+   * (provider models with a registry price only).
+   */
+  budget?: number | undefined;
+  /**
+   * Start over: ignore the finished instances in `<out>/instances.jsonl`. Without it, a provider-model
+   * run keeps them (resume) and runs only the rest.
+   */
+  fresh?: boolean | undefined;
+} & ModelOptions;
 
 export const DEFAULT_OPTIONS: RunOptions = {
   model: "reference",
@@ -33,7 +44,18 @@ const FLAGS = {
   epochs: { type: "string" },
   concurrency: { type: "string" },
   out: { type: "string" },
+  temperature: { type: "string" },
+  "max-tokens": { type: "string" },
+  "model-seed": { type: "string" },
+  cache: { type: "string" },
+  "cache-dir": { type: "string" },
+  budget: { type: "string" },
+  "max-retries": { type: "string" },
+  "request-timeout": { type: "string" },
+  fresh: { type: "boolean" },
 } as const;
+
+type FlagValues = Partial<Record<Exclude<keyof typeof FLAGS, "fresh">, string>> & { fresh?: boolean };
 
 export class UsageError extends Error {
   override name = "UsageError";
@@ -46,10 +68,12 @@ function positiveInt(value: string, flag: string, min = 1): number {
 }
 
 /** Applies flag values (strings, as typed) on top of `base`, validating each. */
-export function applyFlags(
-  base: RunOptions,
-  values: Partial<Record<keyof typeof FLAGS, string>>,
-): RunOptions {
+function nonNegativeNumber(value: string, flag: string): number {
+  if (!/^\d+(\.\d+)?$/.test(value)) throw new UsageError(`--${flag} must be a number ≥ 0, got '${value}'`);
+  return Number(value);
+}
+
+export function applyFlags(base: RunOptions, values: FlagValues): RunOptions {
   const o = { ...base };
   if (values.model !== undefined) o.model = values.model;
   if (values.split !== undefined) {
@@ -66,6 +90,24 @@ export function applyFlags(
   if (values.epochs !== undefined) o.epochs = positiveInt(values.epochs, "epochs");
   if (values.concurrency !== undefined) o.concurrency = positiveInt(values.concurrency, "concurrency");
   if (values.out !== undefined) o.out = values.out;
+  if (values.temperature !== undefined) {
+    o.temperature = nonNegativeNumber(values.temperature, "temperature");
+    if (o.temperature > 2) throw new UsageError(`--temperature must be 0–2, got '${values.temperature}'`);
+  }
+  if (values["max-tokens"] !== undefined) o.maxTokens = positiveInt(values["max-tokens"], "max-tokens");
+  if (values["model-seed"] !== undefined) o.modelSeed = positiveInt(values["model-seed"], "model-seed", 0);
+  if (values.cache !== undefined) {
+    if (values.cache !== "on" && values.cache !== "off" && values.cache !== "replay")
+      throw new UsageError(`--cache must be on, off or replay, got '${values.cache}'`);
+    o.cache = values.cache;
+  }
+  if (values["cache-dir"] !== undefined) o.cacheDir = values["cache-dir"];
+  if (values.budget !== undefined) o.budget = nonNegativeNumber(values.budget, "budget");
+  if (values["max-retries"] !== undefined)
+    o.maxRetries = positiveInt(values["max-retries"], "max-retries", 0);
+  if (values["request-timeout"] !== undefined)
+    o.requestTimeout = positiveInt(values["request-timeout"], "request-timeout");
+  if (values.fresh !== undefined) o.fresh = values.fresh;
   return o;
 }
 

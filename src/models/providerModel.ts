@@ -1,0 +1,132 @@
+import { anthropicAdapter } from "./adapters/anthropic.ts";
+import { openaiAdapter } from "./adapters/openai.ts";
+import type { Adapter, AdapterResponse } from "./adapters/types.ts";
+import { type CacheKeyParts, createResponseCache } from "./cache.ts";
+import { ProviderCallError } from "./errors.ts";
+import { providerLimit } from "./limit.ts";
+import type { ResolvedModel } from "./registry.ts";
+import type { ModelSettings } from "./settings.ts";
+import type { ModelClient, ModelStats, SamplingSettings } from "./types.ts";
+import { costOf } from "./usage.ts";
+
+/**
+ * The sampling settings actually sent to `model`: no temperature for models that accept only their
+ * default, the output cap lowered to the provider's maximum, a seed only where the provider takes one.
+ */
+export function effectiveSampling(model: ResolvedModel, requested: SamplingSettings): SamplingSettings {
+  return {
+    temperature: model.temperature ? requested.temperature : null,
+    maxTokens: Math.min(requested.maxTokens, model.maxOutputTokens ?? Number.POSITIVE_INFINITY),
+    seed: model.seed ? requested.seed : null,
+  };
+}
+
+/** The provider part of the cache key: an ad-hoc endpoint is identified by its base URL. */
+export function cacheProvider(model: ResolvedModel): string {
+  return model.provider === "openai-compatible" ? `openai-compatible:${model.baseURL}` : model.provider;
+}
+
+/**
+ * Reads the API key of `model` from its environment variable.
+ * @throws {ProviderCallError} `missing_key`, one line naming the variable, when it is unset (optional
+ * keys, for `openai-compatible:` endpoints, fall back to a placeholder).
+ */
+export function apiKeyOf(model: ResolvedModel, env: NodeJS.ProcessEnv = process.env): string {
+  const key = env[model.apiKeyEnv];
+  if (key) return key;
+  if (model.apiKeyOptional) return "none";
+  throw new ProviderCallError(
+    `${model.apiKeyEnv} is not set (model '${model.name}' is ${model.model} on ${model.provider}); export it or use --cache replay`,
+    { code: "missing_key" },
+  );
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A real model behind the `ModelClient` interface (SPEC.md §7): the adapter of its wire format,
+ * the response cache, the provider's concurrency cap, a retry of malformed answers, and token and cost
+ * accounting. The key is read at once, so a missing key fails before any chain starts.
+ * @throws {ProviderCallError} `missing_key` at construction; from `generate`, after retries, any
+ * provider failure, or `cache_miss` in replay mode.
+ */
+export function providerModel(
+  model: ResolvedModel,
+  settings: ModelSettings,
+  env: NodeJS.ProcessEnv = process.env,
+): ModelClient {
+  const apiKey = settings.cache === "replay" ? (env[model.apiKeyEnv] ?? "replay") : apiKeyOf(model, env);
+  const params = {
+    baseURL: model.baseURL,
+    apiKey,
+    model: model.model,
+    maxRetries: settings.maxRetries,
+    timeoutMs: settings.timeoutMs,
+    seed: model.seed,
+    maxTokensParam: model.maxTokensParam,
+  };
+  const adapter: Adapter = model.api === "anthropic" ? anthropicAdapter(params) : openaiAdapter(params);
+  const cache = createResponseCache({ dir: settings.cacheDir, mode: settings.cache });
+  const sampling = effectiveSampling(model, settings.sampling);
+  const limit = providerLimit(cacheProvider(model), model.concurrency);
+  const stats: ModelStats = {
+    calls: 0,
+    cachedCalls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    spentUsd: model.price ? 0 : null,
+  };
+
+  const call = async (parts: CacheKeyParts): Promise<AdapterResponse> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await limit.run(() => adapter.generate(parts.messages, sampling));
+      } catch (error) {
+        if (!(error instanceof ProviderCallError && error.retryable) || attempt >= settings.malformedRetries)
+          throw error;
+        const base = settings.malformedRetryDelayMs * 2 ** attempt;
+        await sleep(base * (1 - Math.random() * 0.25));
+      }
+    }
+  };
+
+  return {
+    id: model.name,
+    stats: () => ({ ...stats }),
+    async generate(request) {
+      const parts: CacheKeyParts = {
+        provider: cacheProvider(model),
+        model: model.model,
+        messages: request.messages,
+        sampling,
+        epoch: request.instance.epoch,
+      };
+      const hit = cache.get(parts);
+      let response: AdapterResponse;
+      let cached = false;
+      if (hit) {
+        response = { ...hit.response, raw: hit.raw };
+        cached = true;
+      } else {
+        if (cache.mode === "replay")
+          throw new ProviderCallError(
+            `cache miss in replay mode (${request.spec.id}, ${request.step}${request.round ? ` ${request.round}` : ""})`,
+            { code: "cache_miss", details: `no ${cache.file(parts)}` },
+          );
+        response = await call(parts);
+        cache.put(
+          parts,
+          { text: response.text, usage: response.usage, finishReason: response.finishReason },
+          response.raw,
+        );
+      }
+      const costUsd = costOf(response.usage, model.price);
+      stats.calls++;
+      if (cached) stats.cachedCalls++;
+      stats.inputTokens += response.usage.inputTokens;
+      stats.outputTokens += response.usage.outputTokens;
+      if (stats.spentUsd !== null && costUsd !== null && !cached) stats.spentUsd += costUsd;
+      return { text: response.text, usage: response.usage, raw: response.raw, cached, costUsd };
+    },
+  };
+}

@@ -1,0 +1,186 @@
+import { readFileSync } from "node:fs";
+import { ModelProviderError } from "../errors.ts";
+
+/** USD per million tokens. */
+export type Price = { input: number; output: number };
+
+/** One provider of registry.json: which wire format it speaks and where its key lives. */
+export type ProviderEntry = {
+  api: "openai" | "anthropic";
+  baseURL: string;
+  /** Environment variable holding the API key (the SDKs' usual names). */
+  apiKeyEnv: string;
+  /** Environment variable that overrides `baseURL` (e.g. a proxy or a local fake server). */
+  baseURLEnv: string;
+  /** Requests in flight to this provider at once, over the whole run. */
+  concurrency: number;
+  /** Whether the provider accepts a sampling seed. */
+  seed: boolean;
+  /** The request field capping the output (OpenAI wire only). */
+  maxTokensParam?: "max_tokens" | "max_completion_tokens";
+};
+
+/** One model of registry.json. */
+export type ModelEntry = {
+  /** The model's name in the paper's Table 1. */
+  paperName: string;
+  provider: string;
+  /** The provider's model id. */
+  model: string;
+  /** The OpenRouter id, so `openrouter/<name>` reaches the same model. */
+  openrouter?: string;
+  price: Price;
+  /** false: the model accepts only its default temperature, so none is sent. */
+  temperature?: false;
+  /** The provider's cap on output tokens, when below the run's `--max-tokens`. */
+  maxOutputTokens?: number;
+  aliases?: string[];
+  notes?: string;
+};
+
+export type Registry = {
+  pricesAsOf: string;
+  providers: Record<string, ProviderEntry>;
+  models: Record<string, ModelEntry>;
+};
+
+/** A `--model` name resolved to everything a provider client needs (no key read yet). */
+export type ResolvedModel = {
+  /** The name as given on the command line. */
+  name: string;
+  /** The registry name the alias resolved to, if any. */
+  registryName: string | null;
+  /** Registry provider name, or `openai-compatible`. */
+  provider: string;
+  api: "openai" | "anthropic";
+  /** Model id sent to the provider. */
+  model: string;
+  baseURL: string;
+  /** Where the key comes from; for `openai-compatible` it is optional (local servers need none). */
+  apiKeyEnv: string;
+  apiKeyOptional: boolean;
+  price: Price | null;
+  pricesAsOf: string | null;
+  /** false: no temperature is sent (recorded as null). */
+  temperature: boolean;
+  seed: boolean;
+  maxTokensParam: "max_tokens" | "max_completion_tokens";
+  maxOutputTokens: number | null;
+  concurrency: number;
+  notes: string | null;
+};
+
+let registry: Registry | undefined;
+
+/** The model registry (src/models/registry.json): providers, the paper's 20 models, their aliases and prices. */
+export function loadRegistry(): Registry {
+  registry ??= JSON.parse(readFileSync(new URL("./registry.json", import.meta.url), "utf8")) as Registry;
+  return registry;
+}
+
+/** The registry name of `name` (a registry name or one of its aliases), or undefined. */
+export function registryName(name: string, r: Registry = loadRegistry()): string | undefined {
+  if (r.models[name]) return name;
+  return Object.entries(r.models).find(([, m]) => m.aliases?.includes(name))?.[0];
+}
+
+/** Environment variable for the key of `openai-compatible:` endpoints (optional: vLLM and Ollama need none). */
+export const OPENAI_COMPATIBLE_KEY_ENV = "OPENAI_COMPATIBLE_API_KEY";
+
+/**
+ * Resolves a provider model name (SPEC.md §7, README "Real models"):
+ * - a registry name or alias: `claude-sonnet-4.5`, `claude-sonnet`, `gpt-5`, `deepseek-v3.2`;
+ * - `openrouter/<name>` (a registry name or alias through OpenRouter) or `openrouter/<vendor>/<id>` (any
+ *   OpenRouter id; priced when a registry model has that id);
+ * - `<provider>:<model-id>` for any registry provider, e.g. `anthropic:claude-opus-4-1`, `deepseek:deepseek-reasoner`;
+ * - `openai-compatible:<baseURL>#<model>` for any OpenAI-compatible endpoint (vLLM, Ollama, LM Studio …),
+ *   key from `OPENAI_COMPATIBLE_API_KEY` if set.
+ * A provider's base URL can be overridden with its `baseURLEnv` (e.g. `ANTHROPIC_BASE_URL`).
+ * @throws {ModelProviderError} for a name that matches none of these.
+ */
+export function resolveModelName(name: string, env: NodeJS.ProcessEnv = process.env): ResolvedModel {
+  const r = loadRegistry();
+  const fromProvider = (
+    provider: string,
+    model: string,
+    entry: ModelEntry | undefined,
+    regName: string | null,
+  ): ResolvedModel => {
+    const p = r.providers[provider]!;
+    return {
+      name,
+      registryName: regName,
+      provider,
+      api: p.api,
+      model,
+      baseURL: env[p.baseURLEnv] || p.baseURL,
+      apiKeyEnv: p.apiKeyEnv,
+      apiKeyOptional: false,
+      price: entry?.price ?? null,
+      pricesAsOf: entry ? r.pricesAsOf : null,
+      temperature: entry?.temperature !== false,
+      seed: p.seed,
+      maxTokensParam: p.maxTokensParam ?? "max_tokens",
+      maxOutputTokens: entry?.maxOutputTokens ?? null,
+      concurrency: p.concurrency,
+      notes: entry?.notes ?? null,
+    };
+  };
+
+  const reg = registryName(name, r);
+  if (reg) {
+    const m = r.models[reg]!;
+    return fromProvider(m.provider, m.model, m, reg);
+  }
+  if (name.startsWith("openrouter/")) {
+    const rest = name.slice("openrouter/".length);
+    const viaAlias = registryName(rest, r);
+    const byId = Object.entries(r.models).find(([, m]) => m.openrouter === rest);
+    const [regName, entry] = viaAlias ? [viaAlias, r.models[viaAlias]!] : (byId ?? [null, undefined]);
+    const id = viaAlias ? entry?.openrouter : rest;
+    if (!id?.includes("/"))
+      throw new ModelProviderError(`unknown model '${name}'`, {
+        details:
+          "openrouter/ takes a registry name (openrouter/claude-sonnet) or an OpenRouter id (openrouter/vendor/model).",
+      });
+    return fromProvider("openrouter", id, entry, regName);
+  }
+  if (name.startsWith("openai-compatible:")) {
+    const spec = name.slice("openai-compatible:".length);
+    const hash = spec.lastIndexOf("#");
+    const baseURL = hash > 0 ? spec.slice(0, hash) : "";
+    const model = hash > 0 ? spec.slice(hash + 1) : "";
+    if (!/^https?:\/\//.test(baseURL) || !model)
+      throw new ModelProviderError(`'${name}' is not openai-compatible:<baseURL>#<model>`, {
+        details: "e.g. openai-compatible:http://127.0.0.1:8000/v1#Qwen/Qwen3-Coder-30B-A3B-Instruct",
+      });
+    return {
+      name,
+      registryName: null,
+      provider: "openai-compatible",
+      api: "openai",
+      model,
+      baseURL,
+      apiKeyEnv: OPENAI_COMPATIBLE_KEY_ENV,
+      apiKeyOptional: true,
+      price: null,
+      pricesAsOf: null,
+      temperature: true,
+      seed: true,
+      maxTokensParam: "max_tokens",
+      maxOutputTokens: null,
+      concurrency: 4,
+      notes: null,
+    };
+  }
+  const colon = name.indexOf(":");
+  if (colon > 0 && r.providers[name.slice(0, colon)] && name.length > colon + 1) {
+    const provider = name.slice(0, colon);
+    const model = name.slice(colon + 1);
+    const entry = Object.entries(r.models).find(([, m]) => m.provider === provider && m.model === model);
+    return fromProvider(provider, model, entry?.[1], entry?.[0] ?? null);
+  }
+  throw new ModelProviderError(`unknown model '${name}'`, {
+    details: `Known: reference, scripted:DIR, ${Object.keys(r.models).join(", ")}; openrouter/<id>, <provider>:<model-id> (${Object.keys(r.providers).join(", ")}), openai-compatible:<baseURL>#<model>.`,
+  });
+}
