@@ -1,4 +1,5 @@
 import type { CheckSpec } from "../tasks/types.ts";
+import { allowanceSpent } from "./allowanceSpent.ts";
 import { answerEquals, answerFormat } from "./answerChecks.ts";
 import { holdingsUnchanged } from "./holdings.ts";
 import { addLiquidity, calldataArg, eventEmitted } from "./logChecks.ts";
@@ -49,6 +50,7 @@ export const CHECK_FACTORIES: Record<string, CheckFactory> = {
   tokenBalanceDelta,
   nativeBalanceDelta,
   allowanceIs,
+  allowanceSpent,
   answerFormat,
   answerEquals,
   calldataArg,
