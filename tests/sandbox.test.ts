@@ -8,6 +8,7 @@ import {
   startRpcGuard,
   transpileModule,
 } from "../src/sandbox/index.ts";
+import { ensureNetworkBarrier, GUARD_HOST } from "../src/sandbox/networkBarrier.ts";
 import { type AnvilHandle, startAnvil } from "../src/world/anvil.ts";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -364,5 +365,41 @@ describe("executeModule: the sandbox", () => {
       }`;
     const results = await Promise.all(Array.from({ length: 8 }, () => run(source, { timeoutMs: 20_000 })));
     for (const result of results) expect(result).toMatchObject({ ok: true, value: { value: 5n * oneEther } });
+  });
+});
+
+describe("network barrier", () => {
+  const barrier = ensureNetworkBarrier();
+
+  test.skipIf(barrier.kind === "none")(
+    "sandboxed code cannot reach Anvil around the guard, nor any other port",
+    async () => {
+      const before = await anvilRpc("eth_getBalance", [agent, "latest"]);
+      const result = await run(`
+      export async function executeSkill(providerUrl) {
+        const outcomes = [];
+        for (const url of ["${anvil.url}", "http://localhost:${anvil.port}", "http://[::1]:${anvil.port}"]) {
+          try {
+            await fetch(url, { method: "POST", headers: { "content-type": "application/json" },
+              body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "anvil_setBalance", params: ["${agent}", "0xffffffffffffffffffff"] }),
+              signal: AbortSignal.timeout(3000) });
+            outcomes.push("reached");
+          } catch (error) { outcomes.push(String(error.cause?.code ?? error.message)); }
+        }
+        const viaGuard = await fetch(providerUrl, { method: "POST", headers: { "content-type": "application/json" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }) }).then((r) => r.json());
+        return { outcomes, chainId: viaGuard.result };
+      }`);
+      expect(result).toMatchObject({ ok: true, value: { chainId: "0x38" } });
+      const { outcomes } = (result as { value: { outcomes: string[] } }).value;
+      expect(outcomes).toHaveLength(3);
+      expect(outcomes).not.toContain("reached");
+      expect(await anvilRpc("eth_getBalance", [agent, "latest"])).toBe(before);
+    },
+  );
+
+  test("reports which barrier is in force", () => {
+    expect(barrier.kind === "none" || barrier.detail.includes(GUARD_HOST)).toBe(true);
+    expect(guard.url.startsWith(`http://${GUARD_HOST}:`)).toBe(true);
   });
 });

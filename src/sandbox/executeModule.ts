@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { SandboxError } from "../errors.ts";
+import { ensureNetworkBarrier, SANDBOX_UID } from "./networkBarrier.ts";
 import { reviveValue } from "./reviveValue.ts";
 import { sandboxLibraries } from "./sandboxLibraries.ts";
 import { transpileModule } from "./transpile.ts";
@@ -55,7 +56,7 @@ export type ExecuteModuleResult =
 
 export type ExecuteModuleReturnType = ExecuteModuleResult;
 
-const NOBODY = 65_534;
+const NOBODY = SANDBOX_UID;
 const STDERR_TAIL_BYTES = 32 * 1024;
 /** Room on the result channel for the envelope and an error message, beyond the value itself. */
 const ENVELOPE_BYTES = 64 * 1024;
@@ -109,6 +110,8 @@ export async function executeModule(parameters: ExecuteModuleParameters): Promis
   const maxOutputBytes = parameters.maxOutputBytes ?? 1024 * 1024;
   const timings: ExecuteModuleTimings = { transpileMs: 0, spawnMs: 0, runMs: 0 };
 
+  // Before any model code runs: keep sandboxed children off everything but the RPC guards.
+  if (runsAsRoot()) ensureNetworkBarrier();
   const transpileStart = performance.now();
   const transpiled = await transpileModule(parameters.source);
   timings.transpileMs = performance.now() - transpileStart;

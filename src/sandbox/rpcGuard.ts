@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { SandboxError } from "../errors.ts";
+import { GUARD_HOST } from "./networkBarrier.ts";
 
 /**
  * Read-only JSON-RPC methods the model's code may call (SPEC §5). `eth_getBlockBy*` and
@@ -59,7 +60,7 @@ export type StartRpcGuardParameters = {
 
 /** A running guard. */
 export type RpcGuard = {
-  /** `http://127.0.0.1:<port>`: the `providerUrl` handed to the model. */
+  /** `http://127.0.0.2:<port>` on Linux (see GUARD_HOST): the `providerUrl` handed to the model. */
   url: string;
   /** Violations so far, in order; the array is appended to as they happen. */
   violations: IntegrityViolation[];
@@ -283,13 +284,13 @@ export async function startRpcGuard(parameters: StartRpcGuardParameters): Promis
     server.once("error", (error) =>
       reject(new SandboxError("The RPC guard cannot listen.", { cause: error })),
     );
-    server.listen(0, "127.0.0.1", () => resolve());
+    server.listen(0, GUARD_HOST, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   let closing: Promise<void> | undefined;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${GUARD_HOST}:${port}`,
     violations,
     requestCount: () => calls,
     close() {

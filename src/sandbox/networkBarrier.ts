@@ -1,0 +1,70 @@
+import { execFileSync } from "node:child_process";
+
+/** uid/gid the sandboxed child runs as when the harness is root (`nobody`). */
+export const SANDBOX_UID = 65534;
+
+/**
+ * The loopback address RPC guards listen on. Anvil and everything else of the harness listen on
+ * 127.0.0.1, so a firewall rule can let sandboxed code reach the guards and nothing else.
+ * (Linux routes all of 127.0.0.0/8 to loopback; elsewhere the guard stays on 127.0.0.1.)
+ */
+export const GUARD_HOST = process.platform === "linux" ? "127.0.0.2" : "127.0.0.1";
+
+const CHAIN = "QUESTBENCH_SANDBOX";
+
+/** Which OS barrier keeps sandboxed code off the network (recorded in the run manifest). */
+export type NetworkBarrier = { kind: "iptables-owner" | "none"; detail: string };
+
+let cached: NetworkBarrier | undefined;
+
+function run(cmd: string, args: string[]): boolean {
+  try {
+    execFileSync(cmd, args, { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Node 20's permission model does not restrict the network, so model code could otherwise scan
+ * 127.0.0.1 for Anvil and call `anvil_setBalance` around the guard. When the harness is root on
+ * Linux with iptables, sandboxed children (uid 65534) may open TCP connections to {@link GUARD_HOST}
+ * only: every other packet they send (other loopback ports, other hosts, UDP/DNS, IPv6) is rejected.
+ * The rules live in their own chain, installed once and idempotently.
+ * @returns the barrier in force: `iptables-owner`, or `none` with the reason.
+ */
+export function ensureNetworkBarrier(): NetworkBarrier {
+  if (cached) return cached;
+  if (process.platform !== "linux" || process.getuid?.() !== 0) {
+    cached = {
+      kind: "none",
+      detail: "not root on Linux: sandboxed code runs as the harness's user without a network barrier",
+    };
+    return cached;
+  }
+  const install = (tool: "iptables" | "ip6tables", allowGuard: boolean): boolean => {
+    if (!run(tool, ["-L", "OUTPUT", "-n"])) return false;
+    run(tool, ["-N", CHAIN]);
+    if (!run(tool, ["-F", CHAIN])) return false;
+    if (allowGuard && !run(tool, ["-A", CHAIN, "-d", `${GUARD_HOST}/32`, "-p", "tcp", "-j", "RETURN"]))
+      return false;
+    if (!run(tool, ["-A", CHAIN, "-j", "REJECT"])) return false;
+    const jump = ["OUTPUT", "-m", "owner", "--uid-owner", String(SANDBOX_UID), "-j", CHAIN];
+    return run(tool, ["-C", ...jump]) || run(tool, ["-I", ...jump]);
+  };
+  if (!install("iptables", true)) {
+    cached = {
+      kind: "none",
+      detail:
+        "iptables is not available: install it (Debian: apt-get install iptables) for a network barrier",
+    };
+    return cached;
+  }
+  const v6 = install("ip6tables", false);
+  cached = {
+    kind: "iptables-owner",
+    detail: `uid ${SANDBOX_UID} may reach only ${GUARD_HOST} over TCP (IPv4)${v6 ? "; all its IPv6 traffic is rejected" : "; ip6tables unavailable"}`,
+  };
+  return cached;
+}
