@@ -1,6 +1,7 @@
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Reporter, TestCase, TestModule } from "vitest/node";
+import { isLocalModel } from "../src/models/resolve.ts";
 import { buildManifest } from "../src/reporting/manifest.ts";
 import { renderShortfalls, renderSummary, summarize } from "../src/reporting/summary.ts";
 import type { InstanceResult, RunResults } from "../src/reporting/types.ts";
@@ -8,39 +9,56 @@ import { optionsFromEnvironment, type RunOptions } from "../src/runOptions.ts";
 import { loadTasks } from "../src/tasks/load.ts";
 import { loadWorld } from "../src/world/world.ts";
 
+type NotStarted = NonNullable<RunResults["notStarted"]>[number];
+
 declare module "vitest" {
   interface TaskMeta {
     /** The instance result a benchmark test hands to this reporter. */
     questbench?: InstanceResult;
+    /** An instance the benchmark test did not start (`--budget`). */
+    questbenchNotStarted?: NotStarted;
   }
 }
 
 /**
  * The benchmark's Vitest reporter: a thin adapter. It collects each test's `meta().questbench`,
  * appends it to `instances.jsonl` as soon as it finishes (a crash keeps every finished result), and
- * at the end writes `results.json` and prints the split totals (rendering lives in src/reporting).
+ * at the end writes `results.json`, rewrites `instances.jsonl` to exactly the run's instances, and
+ * prints the split totals (rendering lives in src/reporting). A provider-model run resumes: it keeps
+ * the earlier lines of `instances.jsonl` (the benchmark test hands back the results it kept, marked
+ * `resumed`, and those are not appended again).
  */
 export default class QuestbenchReporter implements Reporter {
   private instances: InstanceResult[] = [];
+  private notStarted: NotStarted[] = [];
   private options: RunOptions = optionsFromEnvironment();
   private outDir = "";
+  private resume = false;
+  private opened = false;
 
   onTestRunStart() {
     // Watch mode reruns: start every run from empty state.
     this.instances = [];
+    this.notStarted = [];
+    this.opened = false;
     this.options = optionsFromEnvironment();
     this.outDir = path.resolve(this.options.out);
+    this.resume = !isLocalModel(this.options.model) && !this.options.fresh;
   }
 
   onTestCaseResult(testCase: TestCase) {
-    const result = testCase.meta().questbench;
+    const meta = testCase.meta();
+    if (meta.questbenchNotStarted) this.notStarted.push(meta.questbenchNotStarted);
+    const result = meta.questbench;
     if (!result) return;
-    if (this.instances.length === 0) {
+    const file = path.join(this.outDir, "instances.jsonl");
+    if (!this.opened) {
       mkdirSync(this.outDir, { recursive: true });
-      writeFileSync(path.join(this.outDir, "instances.jsonl"), "");
+      if (!this.resume) writeFileSync(file, "");
+      this.opened = true;
     }
     this.instances.push(result);
-    appendFileSync(path.join(this.outDir, "instances.jsonl"), `${JSON.stringify(result)}\n`);
+    if (!result.resumed) appendFileSync(file, `${JSON.stringify(result)}\n`);
   }
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>) {
@@ -54,11 +72,20 @@ export default class QuestbenchReporter implements Reporter {
       manifest: buildManifest(this.options, taskFiles, { worldId: world.worldId, chainId: world.chainId }),
       summary: summarize(instances),
       instances,
+      ...(this.notStarted.length > 0 ? { notStarted: this.notStarted } : {}),
     };
     writeFileSync(path.join(this.outDir, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+    // One line per instance of this run (earlier lines of retried or stale instances dropped).
+    const jsonl = path.join(this.outDir, "instances.jsonl");
+    writeFileSync(`${jsonl}.tmp`, instances.map((i) => `${JSON.stringify(i)}\n`).join(""));
+    renameSync(`${jsonl}.tmp`, jsonl);
     const shortfalls = renderShortfalls(instances);
     process.stdout.write(`\n${renderSummary(results.summary, this.options.model)}\n`);
     if (shortfalls.length > 0) process.stdout.write(`Instances below 100:\n${shortfalls.join("\n")}\n`);
+    if (this.notStarted.length > 0)
+      process.stdout.write(
+        `Not started (--budget ${this.options.budget} USD): ${this.notStarted.map((n) => n.taskId).join(", ")}\n`,
+      );
     process.stdout.write(
       `Results: ${path.relative(process.cwd(), path.join(this.outDir, "results.json"))}\n`,
     );

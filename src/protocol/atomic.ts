@@ -1,4 +1,5 @@
 import type { ModelClient } from "../models/types.ts";
+import { addUsage } from "../models/usage.ts";
 import type { Failure, InstanceResult, TransactionRecord } from "../reporting/types.ts";
 import type { LoadedTask } from "../tasks/load.ts";
 import { displayValue } from "../tasks/placeholders.ts";
@@ -137,6 +138,7 @@ export async function runAtomicAttempt(p: AtomicAttemptParameters): Promise<Inst
     ...instanceFields(task, instance, p.model),
     prompt: [...prompt, { role: "assistant" as const, content: response.text }],
     response: response.text,
+    usage: addUsage(undefined, response),
     integrityViolations: [] as InstanceResult["integrityViolations"],
   };
   const finish = (

@@ -1,4 +1,5 @@
 import type { ModelClient } from "../models/types.ts";
+import { addUsage, type UsageRecord } from "../models/usage.ts";
 import type {
   Failure,
   InstanceResult,
@@ -119,6 +120,7 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
   );
 
   const messages: ChatMessage[] = compositePrompt(instance, task.spec.answer, world, budget);
+  let usage: UsageRecord | undefined;
   const ask = async (step: "plan" | "round", round?: number) => {
     const t0 = performance.now();
     const response = await p.model.generate({
@@ -130,6 +132,7 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
       round,
     });
     clock.timings.model = (clock.timings.model ?? 0) + Math.round(performance.now() - t0);
+    usage = addUsage(usage, response);
     messages.push({ role: "assistant", content: response.text });
     return response.text;
   };
@@ -284,6 +287,7 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
     integrityViolations: violations,
     prompt: messages,
     response: rounds.map((r) => r.response).join("\n\n---\n\n"),
+    usage,
     durationMs: clock.elapsed(),
     timings: clock.timings,
     composite,

@@ -1,6 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { effectiveSampling } from "../models/providerModel.ts";
+import { resolveModelName } from "../models/registry.ts";
+import { isLocalModel } from "../models/resolve.ts";
+import { modelSettings } from "../models/settings.ts";
 import type { RunOptions } from "../runOptions.ts";
 import { PROJECT_ROOT } from "../tasks/load.ts";
 import { anvilBinaryPath } from "../world/anvil.ts";
@@ -49,5 +53,36 @@ export function buildManifest(
     chainId: world.chainId,
     nodeVersion: process.version,
     startedAt: new Date().toISOString(),
+    ...providerManifest(options),
+  };
+}
+
+/** The manifest fields of a provider model: where it was called, the sampling settings sent, cache and retries. */
+function providerManifest(options: RunOptions): Partial<RunManifest> {
+  if (isLocalModel(options.model)) return {};
+  let model: ReturnType<typeof resolveModelName>;
+  try {
+    model = resolveModelName(options.model);
+  } catch {
+    return {};
+  }
+  const settings = modelSettings(options);
+  return {
+    provider: {
+      name: model.provider,
+      api: model.api,
+      modelId: model.model,
+      baseURL: model.baseURL,
+      price: model.price,
+      pricesAsOf: model.pricesAsOf,
+    },
+    sampling: effectiveSampling(model, settings.sampling),
+    modelCalls: {
+      cache: settings.cache,
+      cacheDir: settings.cacheDir,
+      maxRetries: settings.maxRetries,
+      timeoutMs: settings.timeoutMs,
+      budgetUsd: options.budget ?? null,
+    },
   };
 }

@@ -1,3 +1,5 @@
+import type { SamplingSettings } from "../models/types.ts";
+import type { UsageRecord } from "../models/usage.ts";
 import type { CompositeRecord } from "../protocol/composite.ts";
 import type { ChatMessage } from "../protocol/prompt.ts";
 import type { Split } from "../tasks/types.ts";
@@ -70,6 +72,15 @@ export type InstanceResult = {
   timings: Record<string, number>;
   /** Composite attempts: K values, decay and the round transcript. */
   composite?: CompositeRecord | undefined;
+  /** Provider models: tokens and cost of the attempt's calls (absent for reference and scripted models). */
+  usage?: UsageRecord | undefined;
+  /**
+   * Identifies what produced this result (model, seed, epoch, task file hash, sampling settings): a
+   * rerun into the same `--out` keeps a finished result only when its key matches (resume).
+   */
+  resumeKey?: string | undefined;
+  /** True when this result was kept from an earlier, interrupted invocation (not run again). */
+  resumed?: boolean | undefined;
 };
 
 export type SplitSummary = { score: number; max: number; passed: number; count: number };
@@ -87,6 +98,26 @@ export type RunManifest = {
   chainId: number;
   nodeVersion: string;
   startedAt: string;
+  /** Provider models: where the model was called and at what price (null for reference and scripted). */
+  provider?: {
+    name: string;
+    api: "openai" | "anthropic";
+    modelId: string;
+    baseURL: string;
+    /** USD per million tokens, from src/models/registry.json; null when the registry has no price. */
+    price: { input: number; output: number } | null;
+    pricesAsOf: string | null;
+  } | null;
+  /** Provider models: the sampling settings sent (null = not sent, the provider's default applied). */
+  sampling?: SamplingSettings | null;
+  /** Provider models: response cache mode and directory, SDK retries, per-try timeout. */
+  modelCalls?: {
+    cache: string;
+    cacheDir: string;
+    maxRetries: number;
+    timeoutMs: number;
+    budgetUsd: number | null;
+  } | null;
 };
 
 /** The whole of results.json. */
@@ -99,6 +130,16 @@ export type RunResults = {
     total: SplitSummary;
     /** Table 2 / Table 9 metrics of the composite instances (null when none ran). */
     compositeMetrics: CompositeMetrics | null;
+    /**
+     * Provider-model runs: instances the provider never answered after retries (`failure.class =
+     * "provider_error"`). They are in `instances[]` but left out of every score, max, passed and count
+     * above: not a model's 0, and the next run into the same `--out` retries them.
+     */
+    providerErrors?: { atomic: number; composite: number; total: number } | undefined;
+    /** Provider-model runs: tokens and cost over all instances (see UsageRecord). */
+    usage?: UsageRecord | undefined;
   };
+  /** Instances not started because `--budget` would have been passed (a rerun with a higher budget runs them). */
+  notStarted?: { taskId: string; epoch: number; reason: "budget" }[] | undefined;
   instances: InstanceResult[];
 };

@@ -1,9 +1,20 @@
 import { describe, expect, inject, test } from "vitest";
-import { resolveModel } from "../../src/models/resolve.ts";
+import { ModelProviderError } from "../../src/errors.ts";
+import { createBudget } from "../../src/models/budget.ts";
+import { effectiveSampling } from "../../src/models/providerModel.ts";
+import { resolveModelName } from "../../src/models/registry.ts";
+import { isLocalModel, resolveModel } from "../../src/models/resolve.ts";
+import { readFinished, resumeKey } from "../../src/models/resume.ts";
+import { modelSettings } from "../../src/models/settings.ts";
+import { costOf, estimateAttemptUsage } from "../../src/models/usage.ts";
+import { instanceFields, unevaluated } from "../../src/protocol/atomic.ts";
 import { runAttempt } from "../../src/protocol/attempt.ts";
+import { atomicPrompt, compositePrompt } from "../../src/protocol/prompt.ts";
+import type { InstanceResult } from "../../src/reporting/types.ts";
 import { instantiate } from "../../src/tasks/instantiate.ts";
-import { loadTasks } from "../../src/tasks/load.ts";
+import { type LoadedTask, loadTasks } from "../../src/tasks/load.ts";
 import { selectTasks } from "../../src/tasks/select.ts";
+import type { Instance } from "../../src/tasks/types.ts";
 import { createAnvilPool } from "../../src/world/pool.ts";
 import { loadWorld } from "../../src/world/world.ts";
 
@@ -11,27 +22,111 @@ import { loadWorld } from "../../src/world/world.ts";
 // an Anvil, runs one attempt and hands its result to the reporter through `meta`.
 const options = inject("questbench");
 const world = loadWorld();
-const model = resolveModel(options.model);
+const model = resolveModel(options.model, options);
+const local = isLocalModel(options.model);
+const resolved = local ? null : resolveModelName(options.model);
+const sampling = resolved ? effectiveSampling(resolved, modelSettings(options).sampling) : null;
 const tasks = selectTasks(loadTasks(), options);
 const pool = createAnvilPool({ size: options.concurrency, world, attach: inject("anvilUrls") });
 const started = pool.start();
+
+// Resume: a provider-model run into an `--out` that holds finished results keeps them (README "Real models").
+const finished = local || options.fresh ? new Map<string, InstanceResult>() : readFinished(options.out);
+const budget =
+  options.budget !== undefined && resolved?.price
+    ? createBudget({ limitUsd: options.budget, spentUsd: () => model.stats?.().spentUsd ?? 0 })
+    : undefined;
+
+// Killing the questbench process (kill -9) leaves this worker orphaned: stop rather than go on
+// calling the provider for a run nobody records.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) process.exit(1);
+}, 250).unref();
+
+/** The prior cost estimate of one attempt, from its opening prompt's size. */
+function priorCost(task: LoadedTask, instance: Instance): number {
+  const prompt =
+    task.spec.split === "atomic"
+      ? atomicPrompt(instance, task.spec.answer, world)
+      : compositePrompt(instance, task.spec.answer, world, 1);
+  const usage = estimateAttemptUsage({
+    promptChars: prompt.reduce((n, m) => n + m.content.length, 0),
+    split: task.spec.split,
+    optimalSteps: task.spec.optimal_steps,
+  });
+  return costOf(usage, resolved?.price ?? null) ?? 0;
+}
+
+/** The result of an attempt the provider never answered: no score (left out of the totals), retried by the next run. */
+function providerErrorResult(
+  task: LoadedTask,
+  instance: Instance,
+  error: ModelProviderError,
+  durationMs: number,
+): InstanceResult {
+  return {
+    ...instanceFields(task, instance, model),
+    score: 0,
+    passed: false,
+    checks: unevaluated(task, "not evaluated: provider error"),
+    failure: {
+      class: "provider_error",
+      code: (error as { code?: string }).code,
+      reason: error.shortMessage,
+    },
+    integrityViolations: [],
+    prompt: [],
+    response: "",
+    durationMs,
+    timings: {},
+  };
+}
 
 describe.concurrent(`questbench · ${options.model} · seed ${options.seed}`, () => {
   for (const task of tasks) {
     for (let epoch = 0; epoch < options.epochs; epoch++) {
       const name = options.epochs > 1 ? `${task.spec.id} #${epoch}` : task.spec.id;
-      test(name, async ({ task: testCase }) => {
+      test(name, async ({ task: testCase, skip }) => {
+        const key = resumeKey({
+          model: options.model,
+          seed: options.seed,
+          epoch,
+          taskId: task.spec.id,
+          taskSha256: task.spec.sha256,
+          sampling,
+        });
+        const previous = finished.get(key);
+        if (previous) {
+          testCase.meta.questbench = { ...previous, resumed: true };
+          return;
+        }
         await started;
         const instance = await instantiate(task.spec, { runSeed: options.seed, epoch, world });
+        if (budget && !budget.admit(priorCost(task, instance))) {
+          testCase.meta.questbenchNotStarted = { taskId: task.spec.id, epoch, reason: "budget" };
+          skip(`--budget ${options.budget} USD would be passed`);
+        }
+        const t0 = performance.now();
         const lease = await pool.lease();
+        let result: InstanceResult | undefined;
         try {
-          const result = await runAttempt({ task, instance, model, world, chain: lease });
-          testCase.meta.questbench = result;
-          // The gold responses are the benchmark's proof that every task is solvable (SPEC.md §7).
-          if (options.model === "reference") expect(result.score, result.failure?.reason).toBe(100);
+          result = { ...(await runAttempt({ task, instance, model, world, chain: lease })), resumeKey: key };
+        } catch (error) {
+          if (!(error instanceof ModelProviderError)) throw error;
+          const elapsed = Math.round(performance.now() - t0);
+          testCase.meta.questbench = {
+            ...providerErrorResult(task, instance, error, elapsed),
+            resumeKey: key,
+          };
+          throw error;
         } finally {
           lease.release();
+          budget?.settle(result?.usage?.spentUsd ?? 0);
         }
+        testCase.meta.questbench = result;
+        // The gold responses are the benchmark's proof that every task is solvable (SPEC.md §7).
+        if (options.model === "reference") expect(result.score, result.failure?.reason).toBe(100);
       });
     }
   }

@@ -1,4 +1,5 @@
 import type { TestProject } from "vitest/node";
+import { checkRunModel } from "../../src/models/checkRunModel.ts";
 import type { RunOptions } from "../../src/runOptions.ts";
 import { createAnvilPool } from "../../src/world/pool.ts";
 import { loadWorld } from "../../src/world/world.ts";
@@ -17,6 +18,8 @@ declare module "vitest" {
  */
 export default async function setup(project: TestProject) {
   const options = project.getProvidedContext().questbench;
+  // A missing API key or an unknown model fails here, before any Anvil starts (plain Vitest runs).
+  checkRunModel(options);
   const pool = createAnvilPool({ size: options.concurrency, world: loadWorld() });
   await pool.start();
   project.provide("anvilUrls", pool.urls);

@@ -1,0 +1,296 @@
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { RunResults } from "../src/reporting/types.ts";
+import { loadTasks, PROJECT_ROOT } from "../src/tasks/load.ts";
+import { selectTasks } from "../src/tasks/select.ts";
+import { loadWorld } from "../src/world/world.ts";
+import {
+  type Behavior,
+  type FakeProviderServer,
+  type FakeRequest,
+  startFakeProvider,
+} from "./providers/fakeServer.ts";
+import { goldAnswers } from "./providers/gold.ts";
+
+// End to end through `npx questbench` and the real SDKs: the fake provider answers every prompt
+// with the gold response, found from the conversation alone (tests/providers/gold.ts).
+const bin = path.join(PROJECT_ROOT, "bin/questbench.mjs");
+const world = loadWorld();
+const tasks = loadTasks();
+const tmp = () => mkdtempSync(path.join(tmpdir(), "qb-run-"));
+const readResults = (dir: string) =>
+  JSON.parse(readFileSync(path.join(dir, "results.json"), "utf8")) as RunResults;
+const baseEnv: NodeJS.ProcessEnv = {
+  ...process.env,
+  QUESTBENCH_OPTIONS: "",
+  QUESTBENCH_MODEL: "",
+  QUESTBENCH_CACHE_DIR: "",
+  ANTHROPIC_API_KEY: "",
+  OPENAI_API_KEY: "",
+};
+
+let server: FakeProviderServer;
+let gold: (req: FakeRequest) => Promise<Behavior>;
+let behave: (req: FakeRequest) => Behavior | Promise<Behavior>;
+beforeAll(async () => {
+  gold = await goldAnswers({ tasks, seed: 1, epochs: 1, world });
+  behave = gold;
+  server = await startFakeProvider((req) => behave(req));
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+type Run = { code: number | null; signal: string | null; stdout: string; stderr: string };
+function questbench(args: string[], env: NodeJS.ProcessEnv = {}, onSpawn?: (pid: number) => void) {
+  return new Promise<Run>((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: PROJECT_ROOT, env: { ...baseEnv, ...env } });
+    onSpawn?.(child.pid!);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/** What identifies a request to the provider: model, conversation and sampling settings. */
+const requestId = (r: FakeRequest) =>
+  createHash("sha256")
+    .update(JSON.stringify([r.body.model, r.messages, r.body.temperature, r.body.max_tokens, r.body.seed]))
+    .digest("hex");
+
+/** Process ids of every live descendant of `pid` (from /proc). */
+function descendants(pid: number): number[] {
+  const parent = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {}
+  }
+  const out: number[] = [];
+  const walk = (p: number) => {
+    for (const [child, pp] of parent)
+      if (pp === p) {
+        out.push(child);
+        walk(child);
+      }
+  };
+  walk(pid);
+  return out;
+}
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const perfect = (n: number) => ({ score: 100 * n, max: 100 * n, passed: n, count: n });
+
+describe("real-model runs against the fake provider", () => {
+  test("a missing API key is a one-line error naming the variable, before any chain starts", async () => {
+    const out = tmp();
+    const t0 = Date.now();
+    const r = await questbench(["--model", "claude-sonnet", "--tasks", "bnb_transfer_basic", "--out", out]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split("\n")).toEqual([
+      "questbench: ANTHROPIC_API_KEY is not set (model 'claude-sonnet' is claude-sonnet-4-5 on anthropic); export it or use --cache replay",
+    ]);
+    expect(readdirSync(out)).toEqual([]);
+    expect(Date.now() - t0).toBeLessThan(20_000);
+  });
+
+  test(
+    "a full run through the OpenAI SDK scores what the reference model scores; the same command again makes no request",
+    async () => {
+      const selected = selectTasks(tasks, { split: "all", tasks: [] });
+      const out = tmp();
+      const args = [
+        "--model",
+        `openai-compatible:${server.openaiBaseURL}#gold`,
+        "--concurrency",
+        "3",
+        "--out",
+        out,
+        "--cache-dir",
+        tmp(),
+      ];
+      const first = server.requests.length;
+      const t0 = Date.now();
+      const r = await questbench(args);
+      const seconds = (Date.now() - t0) / 1000;
+      expect(r.code, r.stderr.slice(-2000)).toBe(0);
+      const results = readResults(out);
+      const n = selected.length;
+      const atomic = selected.filter((t) => t.spec.split === "atomic").length;
+      expect(results.summary.total).toEqual(perfect(n));
+      expect(results.summary.atomic).toEqual(perfect(atomic));
+      expect(results.summary.composite).toEqual(perfect(n - atomic));
+      expect(results.summary.providerErrors).toEqual({ atomic: 0, composite: 0, total: 0 });
+      expect(results.manifest).toMatchObject({
+        model: `openai-compatible:${server.openaiBaseURL}#gold`,
+        provider: { name: "openai-compatible", api: "openai", modelId: "gold", price: null },
+        sampling: { temperature: 0.7, maxTokens: 16384, seed: null },
+        modelCalls: { cache: "on", maxRetries: 5 },
+      });
+      const reqs = server.requests.slice(first);
+      expect(results.summary.usage).toMatchObject({ calls: reqs.length, cachedCalls: 0, costUsd: null });
+      expect(new Set(reqs.map(requestId)).size).toBe(reqs.length);
+      for (const i of results.instances) expect(i.usage?.calls).toBeGreaterThanOrEqual(1);
+      console.log(`full fake-provider run: ${n} instances, ${reqs.length} requests, ${seconds.toFixed(0)} s`);
+
+      const again = server.requests.length;
+      const r2 = await questbench(args);
+      expect(r2.code, r2.stderr.slice(-2000)).toBe(0);
+      expect(server.requests.length).toBe(again);
+      const rerun = readResults(out);
+      expect(rerun.summary.total).toEqual(perfect(n));
+      expect(rerun.instances.every((i) => i.resumed)).toBe(true);
+      expect(readFileSync(path.join(out, "instances.jsonl"), "utf8").trim().split("\n")).toHaveLength(n);
+    },
+    30 * 60_000,
+  );
+
+  test(
+    "claude-sonnet through the Anthropic SDK; a new --out over the same cache makes no request",
+    async () => {
+      const ids = [
+        "erc20_transfer_fixed",
+        "query_bnb_balance",
+        tasks.find((t) => t.spec.split === "composite")!.spec.id,
+      ];
+      const cacheDir = tmp();
+      const env = { ANTHROPIC_API_KEY: "sk-fake", ANTHROPIC_BASE_URL: server.anthropicBaseURL };
+      const args = (out: string) => [
+        "--model",
+        "claude-sonnet",
+        "--tasks",
+        ids.join(","),
+        "--out",
+        out,
+        "--cache-dir",
+        cacheDir,
+      ];
+      const first = server.requests.length;
+      const out = tmp();
+      const r = await questbench(args(out), env);
+      expect(r.code, r.stderr.slice(-2000)).toBe(0);
+      const reqs = server.requests.slice(first);
+      expect(reqs.every((q) => q.api === "anthropic" && q.body.model === "claude-sonnet-4-5")).toBe(true);
+      expect(reqs[0]!.body).toMatchObject({ temperature: 0.7, max_tokens: 16384 });
+      const results = readResults(out);
+      expect(results.summary.total).toEqual(perfect(3));
+      expect(results.manifest.provider).toMatchObject({ name: "anthropic", price: { input: 3, output: 15 } });
+      const usage = results.summary.usage!;
+      expect(usage.calls).toBe(reqs.length);
+      expect(usage.costUsd).toBeCloseTo((usage.inputTokens * 3 + usage.outputTokens * 15) / 1e6, 6);
+      expect(usage.spentUsd).toBe(usage.costUsd);
+      expect(r.stdout).toMatch(/Tokens: \d+ in, \d+ out in \d+ calls \(0 from the cache\) · cost \$/);
+
+      const before = server.requests.length;
+      const out2 = tmp();
+      const r2 = await questbench(args(out2), env);
+      expect(r2.code, r2.stderr.slice(-2000)).toBe(0);
+      expect(server.requests.length).toBe(before);
+      const cached = readResults(out2);
+      expect(cached.summary.total).toEqual(perfect(3));
+      expect(cached.summary.usage).toMatchObject({
+        calls: usage.calls,
+        cachedCalls: usage.calls,
+        spentUsd: 0,
+      });
+      expect(cached.instances.some((i) => i.resumed)).toBe(false);
+    },
+    10 * 60_000,
+  );
+
+  test(
+    "a run killed with SIGKILL and started again scores every instance exactly once and repeats no answered request",
+    async () => {
+      const composites = tasks.filter((t) => t.spec.split === "composite").slice(0, 3);
+      const atomics = tasks.filter((t) => t.spec.split === "atomic").slice(0, 7);
+      const ids = [...atomics, ...composites].map((t) => t.spec.id);
+      const out = tmp();
+      const args = [
+        "--model",
+        `openai-compatible:${server.openaiBaseURL}#gold`,
+        "--tasks",
+        ids.join(","),
+        "--concurrency",
+        "2",
+        "--out",
+        out,
+        "--cache-dir",
+        tmp(),
+      ];
+      let pid = 0;
+      let killed = false;
+      let tree: number[] = [];
+      const first = server.requests.length;
+      behave = (req) => {
+        if (killed) return { kind: "hang" };
+        if (req.n - first < 8) return gold(req);
+        // The 8th request hangs; answers already on their way get 400 ms to reach the cache, then kill -9.
+        killed = true;
+        setTimeout(() => {
+          tree = descendants(pid);
+          process.kill(pid, "SIGKILL");
+        }, 400);
+        return { kind: "hang" };
+      };
+      const r1 = await questbench(args, {}, (p) => {
+        pid = p;
+      });
+      behave = gold;
+      expect(r1.signal).toBe("SIGKILL");
+      // The orphaned Vitest worker notices its parent is gone and exits by itself.
+      const worker = tree.filter((p) => {
+        try {
+          return readFileSync(`/proc/${p}/cmdline`, "utf8").includes("vitest");
+        } catch {
+          return false;
+        }
+      });
+      expect(worker.length).toBeGreaterThan(0);
+      for (let i = 0; i < 40 && worker.some(alive); i++) await new Promise((r) => setTimeout(r, 250));
+      expect(worker.filter(alive)).toEqual([]);
+      // Anvil instances of the killed run are orphans too: end them (they are this test's own processes).
+      for (const p of tree) if (alive(p)) process.kill(p, "SIGKILL");
+
+      const run1 = server.requests.slice(first);
+      const answered = new Set(run1.filter((q) => q.status === 200).map(requestId));
+      const kept = existsSync(path.join(out, "instances.jsonl"))
+        ? readFileSync(path.join(out, "instances.jsonl"), "utf8").trim().split("\n").filter(Boolean).length
+        : 0;
+      expect(kept).toBeGreaterThan(0);
+      expect(kept).toBeLessThan(ids.length);
+
+      const second = server.requests.length;
+      const r2 = await questbench(args);
+      expect(r2.code, r2.stderr.slice(-2000)).toBe(0);
+      const run2 = server.requests.slice(second);
+      expect(run2.filter((q) => answered.has(requestId(q)))).toEqual([]);
+      const results = readResults(out);
+      expect(results.instances.map((i) => i.taskId).sort()).toEqual([...ids].sort());
+      expect(results.summary.total).toEqual(perfect(ids.length));
+      expect(results.instances.filter((i) => i.resumed)).toHaveLength(kept);
+      expect(readFileSync(path.join(out, "instances.jsonl"), "utf8").trim().split("\n")).toHaveLength(
+        ids.length,
+      );
+    },
+    10 * 60_000,
+  );
+});
