@@ -62,7 +62,8 @@ export default class QuestbenchReporter implements Reporter {
   }
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>) {
-    if (this.instances.length === 0) return;
+    if (this.instances.length === 0 && this.notStarted.length === 0) return;
+    mkdirSync(this.outDir, { recursive: true });
     const order = (i: InstanceResult) => `${i.split === "atomic" ? 0 : 1}/${i.taskId}/${i.epoch}`;
     const instances = [...this.instances].sort((a, b) => order(a).localeCompare(order(b)));
     const world = loadWorld();

@@ -218,6 +218,92 @@ describe("real-model runs against the fake provider", () => {
   );
 
   test(
+    "an instance the provider never answers is a provider_error: not scored, reported apart, retried by the next run",
+    async () => {
+      const ids = ["bnb_transfer_basic", "erc20_transfer_fixed"];
+      const out = tmp();
+      const args = [
+        "--model",
+        `openai-compatible:${server.openaiBaseURL}#gold`,
+        "--tasks",
+        ids.join(","),
+        "--concurrency",
+        "1",
+        "--max-retries",
+        "1",
+        "--out",
+        out,
+        "--cache-dir",
+        tmp(),
+      ];
+      const first = server.requests.length;
+      behave = (req) => (req.n - first === 1 ? gold(req) : { kind: "status", status: 503 });
+      const r1 = await questbench(args);
+      behave = gold;
+      expect(r1.code).toBe(1);
+      expect(server.requests.slice(first).map((q) => q.status)).toEqual([200, 503, 503]);
+      const failed = readResults(out);
+      expect(failed.summary.atomic).toEqual(perfect(1));
+      expect(failed.summary.providerErrors).toEqual({ atomic: 1, composite: 0, total: 1 });
+      const broken = failed.instances.find((i) => i.failure?.class === "provider_error")!;
+      expect(broken.failure).toMatchObject({ class: "provider_error", code: "server_error" });
+      expect(broken.failure!.reason).toMatch(/HTTP 503/);
+      expect(r1.stdout).toContain(
+        "Provider errors: 1 instance(s) not scored (left out of scores and maxima above)",
+      );
+
+      const second = server.requests.length;
+      const r2 = await questbench(args);
+      expect(r2.code, r2.stderr.slice(-2000)).toBe(0);
+      expect(server.requests.length - second).toBe(1);
+      const fixed = readResults(out);
+      expect(fixed.summary.total).toEqual(perfect(2));
+      expect(fixed.summary.providerErrors).toEqual({ atomic: 0, composite: 0, total: 0 });
+      expect(fixed.instances.find((i) => i.taskId === broken.taskId)!.resumed).toBeUndefined();
+    },
+    10 * 60_000,
+  );
+
+  test(
+    "--budget stops starting new instances once the projected spend would pass it",
+    async () => {
+      const ids = tasks
+        .filter((t) => t.spec.split === "atomic")
+        .slice(0, 6)
+        .map((t) => t.spec.id);
+      const out = tmp();
+      const env = { ANTHROPIC_API_KEY: "sk-fake", ANTHROPIC_BASE_URL: server.anthropicBaseURL };
+      // claude-sonnet's prior for one atomic instance is ≈ $0.028; the fake's short answers cost ≈ $0.008.
+      const r = await questbench(
+        [
+          "--model",
+          "claude-sonnet",
+          "--tasks",
+          ids.join(","),
+          "--concurrency",
+          "1",
+          "--budget",
+          "0.03",
+          "--out",
+          out,
+          "--cache-dir",
+          tmp(),
+        ],
+        env,
+      );
+      expect(r.code, r.stderr.slice(-2000)).toBe(0);
+      const results = readResults(out);
+      expect(results.instances.length).toBeGreaterThan(0);
+      expect(results.notStarted!.length).toBeGreaterThan(0);
+      expect(results.instances.length + results.notStarted!.length).toBe(ids.length);
+      expect(results.summary.usage!.spentUsd).toBeLessThanOrEqual(0.03);
+      expect(results.manifest.modelCalls?.budgetUsd).toBe(0.03);
+      expect(r.stdout).toContain("Not started (--budget 0.03 USD):");
+    },
+    10 * 60_000,
+  );
+
+  test(
     "a run killed with SIGKILL and started again scores every instance exactly once and repeats no answered request",
     async () => {
       const composites = tasks.filter((t) => t.spec.split === "composite").slice(0, 3);

@@ -1,0 +1,45 @@
+import { describe, expect, test } from "vitest";
+import { renderSummary, summarize } from "../src/reporting/summary.ts";
+import type { InstanceResult } from "../src/reporting/types.ts";
+
+const usage = { calls: 1, cachedCalls: 0, inputTokens: 2000, outputTokens: 500, costUsd: 0.0135, spentUsd: 0.0135 };
+const instance = (split: "atomic" | "composite", score: number, providerError = false) =>
+  ({
+    split,
+    score,
+    passed: score >= 60,
+    failure: providerError ? { class: "provider_error", code: "rate_limited", reason: "HTTP 429" } : null,
+    usage: providerError ? undefined : usage,
+  }) as InstanceResult;
+
+describe("summary of a provider-model run", () => {
+  test("leaves provider errors out of scores, maxima and counts, and reports them and the spend apart", () => {
+    const summary = summarize([
+      instance("atomic", 100),
+      instance("atomic", 0, true),
+      instance("atomic", 40),
+      instance("composite", 0, true),
+    ]);
+    expect(summary.atomic).toEqual({ score: 140, max: 200, passed: 1, count: 2 });
+    expect(summary.composite).toEqual({ score: 0, max: 0, passed: 0, count: 0 });
+    expect(summary.compositeMetrics).toBeNull();
+    expect(summary.providerErrors).toEqual({ atomic: 1, composite: 1, total: 2 });
+    expect(summary.usage).toEqual({
+      calls: 2,
+      cachedCalls: 0,
+      inputTokens: 4000,
+      outputTokens: 1000,
+      costUsd: 0.027,
+      spentUsd: 0.027,
+    });
+    expect(renderSummary(summary, "claude-sonnet")).toMatchInlineSnapshot(`
+      "EVM-QuestBench — model claude-sonnet
+      split              score      passed     avg
+      Atomic         140 / 200       1 / 2    70.0
+      Composite          0 / 0       0 / 0       —
+      Total          140 / 200       1 / 2    70.0
+      Tokens: 4000 in, 1000 out in 2 calls (0 from the cache) · cost $0.0270, paid by this run $0.0270
+      Provider errors: 2 instance(s) not scored (left out of scores and maxima above); run the same command again to retry them."
+    `);
+  });
+});
