@@ -42,9 +42,32 @@ export async function anvilRpc<T = unknown>(
  * `anvil_setBlockTimestampInterval 1` makes every next block exactly 1 s later than its parent.
  */
 export async function primeWorldClock(url: string): Promise<void> {
-  const head = await anvilRpc<{ timestamp: string }>(url, "eth_getBlockByNumber", ["latest", false]);
+  const head = await anvilRpc<{
+    timestamp: string;
+    baseFeePerGas?: string;
+    gasUsed: string;
+    gasLimit: string;
+  }>(url, "eth_getBlockByNumber", ["latest", false]);
   await anvilRpc(url, "evm_setTime", [Number(head.timestamp)]);
   await anvilRpc(url, "anvil_setBlockTimestampInterval", [1]);
+  // Anvil keeps its next base fee outside the snapshot, so after a revert it would follow whatever
+  // the previous instance mined: pin it to the EIP-1559 successor of the head block, so the same seed
+  // pays the same fees on any instance, in any order.
+  if (head.baseFeePerGas !== undefined)
+    await anvilRpc(url, "anvil_setNextBlockBaseFeePerGas", [
+      `0x${nextBaseFee(BigInt(head.baseFeePerGas), BigInt(head.gasUsed), BigInt(head.gasLimit)).toString(16)}`,
+    ]);
+}
+
+/** EIP-1559 base fee of the block after one with `baseFee`, `gasUsed` and `gasLimit` (elasticity 2, denominator 8). */
+export function nextBaseFee(baseFee: bigint, gasUsed: bigint, gasLimit: bigint): bigint {
+  const target = gasLimit / 2n;
+  if (target === 0n || gasUsed === target) return baseFee;
+  if (gasUsed > target) {
+    const delta = (baseFee * (gasUsed - target)) / target / 8n;
+    return baseFee + (delta > 1n ? delta : 1n);
+  }
+  return baseFee - (baseFee * (target - gasUsed)) / target / 8n;
 }
 
 /** Exclusive use of one Anvil instance, at the world snapshot when handed out. */
