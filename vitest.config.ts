@@ -7,7 +7,11 @@ const options = optionsFromEnvironment();
 
 export default defineConfig({
   test: {
-    reporters: ["default", "./reporters/questbench.ts"],
+    reporters: [
+      "default",
+      "./reporters/questbench.ts",
+      ...(options.junit ? [["junit", { outputFile: options.junit }] as ["junit", { outputFile: string }]] : []),
+    ],
     // Task specs are read with fs, not imported: tell watch mode to rerun when one changes.
     forceRerunTriggers: ["**/tasks/**/*.json", "**/fixtures/world/*.json"],
     projects: [

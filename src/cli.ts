@@ -7,6 +7,7 @@ const HELP = `Usage:
              [--epochs K] [--concurrency C] [--out DIR]
              [--temperature T] [--max-tokens N] [--model-seed N] [--max-retries N] [--request-timeout S]
              [--cache on|off|replay] [--cache-dir DIR] [--budget USD] [--fresh]
+             [--shard i/n] [--junit FILE]
       Run the benchmark (default: --model ${DEFAULT_OPTIONS.model} --split all --seed 1 --concurrency 2
       --out ${DEFAULT_OPTIONS.out}). Models: reference, scripted:DIR, a registry alias (claude-sonnet,
       gpt-5, deepseek-v3.2, … see src/models/registry.json), openrouter/<id>, <provider>:<model-id>,
@@ -14,7 +15,12 @@ const HELP = `Usage:
       the provider's variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, …), responses
       cached in --cache-dir (else QUESTBENCH_CACHE_DIR, else .questbench/cache); a rerun into the same
       --out keeps finished instances (--fresh starts over); --budget stops starting new instances once
-      the projected spend would pass USD.
+      the projected spend would pass USD. --shard i/n runs the i-th of n disjoint parts of the
+      instance list (merge them with questbench report); --junit also writes a JUnit XML report.
+  questbench report <results.json or dirs…> --out DIR [--force]
+      Merge runs of several models and shards into DIR/leaderboard.md, DIR/report.html and one
+      merged results.json per model (DIR/runs/<model>/). Refuses runs whose manifests disagree
+      (world, fork block, task versions) unless --force.
   questbench world [--port P]
       Serve the local BSC-like world on 127.0.0.1 and print its URL and address book.
   questbench --help`;
@@ -30,6 +36,7 @@ export async function runCli(argv: string[]): Promise<void> {
       return;
     }
     if (argv[0] === "world") return await serve(argv.slice(1));
+    if (argv[0] === "report") return await report(argv.slice(1));
     const options = parseRunFlags(argv);
     // Fail fast on a bad spec or an unknown --tasks id, before Vitest and Anvil start.
     const [{ loadTasks }, { selectTasks }] = await Promise.all([
@@ -54,6 +61,34 @@ export async function runCli(argv: string[]): Promise<void> {
       process.exitCode = 1;
     } else throw error;
   }
+}
+
+async function report(argv: string[]): Promise<void> {
+  let parsed: { values: { out?: string; force?: boolean }; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: { out: { type: "string" }, force: { type: "boolean" } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (parsed.positionals.length === 0) throw new UsageError("report needs results.json files or directories");
+  if (!parsed.values.out) throw new UsageError("report needs --out DIR");
+  const { writeReport } = await import("./reporting/report.ts");
+  const { rows, warnings } = await writeReport({
+    inputs: parsed.positionals,
+    out: parsed.values.out,
+    force: parsed.values.force,
+  });
+  for (const w of warnings) console.warn(`questbench: warning: ${w}`);
+  for (const r of rows)
+    console.log(
+      `${r.model}: Atom ${r.atomic}, Comp ${r.composite}, Total ${r.total}, Avg ${r.avg} ± ${r.avgCi95}`,
+    );
+  console.log(`Wrote ${parsed.values.out}/leaderboard.md and ${parsed.values.out}/report.html`);
 }
 
 async function serve(argv: string[]): Promise<void> {

@@ -24,6 +24,10 @@ export type RunOptions = {
    * run keeps them (resume) and runs only the rest.
    */
   fresh?: boolean | undefined;
+  /** Run only shard `index` of `count` (1-based) of the instance list; merge shards with `questbench report`. */
+  shard?: { index: number; count: number } | undefined;
+  /** Also write a JUnit XML report here (for CI consumers). */
+  junit?: string | undefined;
 } & ModelOptions;
 
 export const DEFAULT_OPTIONS: RunOptions = {
@@ -53,6 +57,8 @@ const FLAGS = {
   "max-retries": { type: "string" },
   "request-timeout": { type: "string" },
   fresh: { type: "boolean" },
+  shard: { type: "string" },
+  junit: { type: "string" },
 } as const;
 
 type FlagValues = Partial<Record<Exclude<keyof typeof FLAGS, "fresh">, string>> & { fresh?: boolean };
@@ -108,6 +114,13 @@ export function applyFlags(base: RunOptions, values: FlagValues): RunOptions {
   if (values["request-timeout"] !== undefined)
     o.requestTimeout = positiveInt(values["request-timeout"], "request-timeout");
   if (values.fresh !== undefined) o.fresh = values.fresh;
+  if (values.shard !== undefined) {
+    const m = /^(\d+)\/(\d+)$/.exec(values.shard);
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2]))
+      throw new UsageError(`--shard must be i/n with 1 ≤ i ≤ n, got '${values.shard}'`);
+    o.shard = { index: Number(m[1]), count: Number(m[2]) };
+  }
+  if (values.junit !== undefined) o.junit = values.junit;
   return o;
 }
 

@@ -140,6 +140,43 @@ describe("questbench report", () => {
     }
   });
 
+  test("two shards merge into results identical to the unsharded run; a shard can write JUnit", async () => {
+    const junit = path.join(mkdtempSync(path.join(tmpdir(), "qb-junit-")), "junit.xml");
+    const [one, two] = await Promise.all([
+      benchmark("reference", ["--shard", "1/2", "--junit", junit]),
+      benchmark("reference", ["--shard", "2/2"]),
+    ]);
+    const shardIds = [one, two].map((dir) =>
+      (JSON.parse(readFileSync(path.join(dir, "results.json"), "utf8")) as RunResults).instances.map(
+        (i) => i.taskId,
+      ),
+    );
+    expect(shardIds[0]!.length + shardIds[1]!.length).toBe(4);
+    expect(shardIds[0]!.filter((id) => shardIds[1]!.includes(id))).toEqual([]);
+    const merged = await writeReport({
+      inputs: [one, two],
+      out: mkdtempSync(path.join(tmpdir(), "qb-merged-")),
+    });
+    const unsharded = JSON.parse(readFileSync(path.join(reference, "results.json"), "utf8")) as RunResults;
+    const essence = (r: RunResults) => ({
+      summary: r.summary,
+      instances: r.instances.map((i) => ({
+        taskId: i.taskId,
+        seed: i.seed,
+        epoch: i.epoch,
+        score: i.score,
+        params: i.params,
+        checks: i.checks,
+        transaction: i.transaction?.input,
+        answer: i.answer,
+      })),
+    });
+    expect(essence(merged.merged[0]!.results)).toEqual(essence(unsharded));
+    const xml = readFileSync(junit, "utf8");
+    expect(xml).toContain("<testsuites");
+    expect((xml.match(/<testcase /g) ?? []).length).toBe(shardIds[0]!.length);
+  }, 240_000);
+
   test("the drill-down decodes calldata with the world's ABIs", () => {
     const html = readFileSync(path.join(out, "report.html"), "utf8");
     expect(html).toMatch(/transfer\(to: 0x[0-9a-fA-F]{40}, (amount|value): \d+\)/);

@@ -18,3 +18,19 @@ export function selectTasks(
       (options.tasks.length === 0 || options.tasks.includes(t.spec.id)),
   );
 }
+
+/** One instance to run: a task and an epoch. */
+export type PlannedInstance = { task: LoadedTask; epoch: number };
+
+/**
+ * The instances of a run (every selected task × epoch, in a stable order) and, with `--shard i/n`,
+ * the i-th of n round-robin parts: shards are disjoint, cover the run, and merge back into it.
+ */
+export function planInstances(
+  tasks: LoadedTask[],
+  epochs: number,
+  shard?: { index: number; count: number },
+): PlannedInstance[] {
+  const all = tasks.flatMap((task) => Array.from({ length: epochs }, (_, epoch) => ({ task, epoch })));
+  return shard ? all.filter((_, k) => k % shard.count === shard.index - 1) : all;
+}

@@ -13,7 +13,7 @@ import { atomicPrompt, compositePrompt } from "../../src/protocol/prompt.ts";
 import type { InstanceResult } from "../../src/reporting/types.ts";
 import { instantiate } from "../../src/tasks/instantiate.ts";
 import { type LoadedTask, loadTasks } from "../../src/tasks/load.ts";
-import { selectTasks } from "../../src/tasks/select.ts";
+import { planInstances, selectTasks } from "../../src/tasks/select.ts";
 import type { Instance } from "../../src/tasks/types.ts";
 import { createAnvilPool } from "../../src/world/pool.ts";
 import { loadWorld } from "../../src/world/world.ts";
@@ -84,8 +84,8 @@ function providerErrorResult(
 }
 
 describe.concurrent(`questbench · ${options.model} · seed ${options.seed}`, () => {
-  for (const task of tasks) {
-    for (let epoch = 0; epoch < options.epochs; epoch++) {
+  for (const { task, epoch } of planInstances(tasks, options.epochs, options.shard)) {
+    {
       const name = options.epochs > 1 ? `${task.spec.id} #${epoch}` : task.spec.id;
       test(name, async ({ task: testCase, skip }) => {
         const key = resumeKey({
