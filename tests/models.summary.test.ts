@@ -2,7 +2,14 @@ import { describe, expect, test } from "vitest";
 import { renderSummary, summarize } from "../src/reporting/summary.ts";
 import type { InstanceResult } from "../src/reporting/types.ts";
 
-const usage = { calls: 1, cachedCalls: 0, inputTokens: 2000, outputTokens: 500, costUsd: 0.0135, spentUsd: 0.0135 };
+const usage = {
+  calls: 1,
+  cachedCalls: 0,
+  inputTokens: 2000,
+  outputTokens: 500,
+  costUsd: 0.0135,
+  spentUsd: 0.0135,
+};
 const instance = (split: "atomic" | "composite", score: number, providerError = false) =>
   ({
     split,
