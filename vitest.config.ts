@@ -7,10 +7,14 @@ const options = optionsFromEnvironment();
 
 export default defineConfig({
   test: {
+    // The suites mostly wait on child processes (sandboxed modules, Anvil): two workers even on 2 cores.
+    maxWorkers: 2,
     reporters: [
       "default",
       "./reporters/questbench.ts",
-      ...(options.junit ? [["junit", { outputFile: options.junit }] as ["junit", { outputFile: string }]] : []),
+      ...(options.junit
+        ? [["junit", { outputFile: options.junit }] as ["junit", { outputFile: string }]]
+        : []),
     ],
     // Task specs are read with fs, not imported: tell watch mode to rerun when one changes.
     forceRerunTriggers: ["**/tasks/**/*.json", "**/fixtures/world/*.json"],
