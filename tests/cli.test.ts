@@ -3,11 +3,13 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import AjvModule from "ajv";
 import { describe, expect, test } from "vitest";
 import type { RunResults } from "../src/reporting/types.ts";
 import { PROJECT_ROOT } from "../src/tasks/load.ts";
 
 const run = promisify(execFile);
+const Ajv = AjvModule as unknown as typeof AjvModule.default;
 const bin = path.join(PROJECT_ROOT, "bin/questbench.mjs");
 const vitestBin = path.join(PROJECT_ROOT, "node_modules/vitest/vitest.mjs");
 const readResults = (dir: string) =>
@@ -45,6 +47,11 @@ describe("npx questbench", () => {
       expect(i.response).toContain("executeSkill");
       expect(i.prompt[1]!.content).toContain("deployedContracts");
     }
+    const schema = JSON.parse(
+      readFileSync(path.join(PROJECT_ROOT, "src/reporting/results.schema.json"), "utf8"),
+    );
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+    expect(validate(results), JSON.stringify(validate.errors)).toBe(true);
     const jsonl = readFileSync(path.join(out, "instances.jsonl"), "utf8").trim().split("\n");
     expect(jsonl).toHaveLength(2);
   });
