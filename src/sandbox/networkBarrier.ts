@@ -43,15 +43,27 @@ export function ensureNetworkBarrier(): NetworkBarrier {
     };
     return cached;
   }
+  // Several harness processes (Vitest workers, CLI runs) start at once: the chain is built under a
+  // file lock, and only when its rules are not already exactly in place, so no process ever
+  // rebuilds it under another's running sandbox (a flush racing an append could order REJECT
+  // before the guard's RETURN and refuse every connection).
   const install = (tool: "iptables" | "ip6tables", allowGuard: boolean): boolean => {
     if (!run(tool, ["-L", "OUTPUT", "-n"])) return false;
-    run(tool, ["-N", CHAIN]);
-    if (!run(tool, ["-F", CHAIN])) return false;
-    if (allowGuard && !run(tool, ["-A", CHAIN, "-d", `${GUARD_HOST}/32`, "-p", "tcp", "-j", "RETURN"]))
-      return false;
-    if (!run(tool, ["-A", CHAIN, "-j", "REJECT"])) return false;
-    const jump = ["OUTPUT", "-m", "owner", "--uid-owner", String(SANDBOX_UID), "-j", CHAIN];
-    return run(tool, ["-C", ...jump]) || run(tool, ["-I", ...jump]);
+    const rules = [
+      ...(allowGuard ? [`-A ${CHAIN} -d ${GUARD_HOST}/32 -p tcp -j RETURN`] : []),
+      `-A ${CHAIN} -j REJECT --reject-with ${tool === "iptables" ? "icmp-port-unreachable" : "icmp6-port-unreachable"}`,
+    ];
+    const jump = `OUTPUT -m owner --uid-owner ${SANDBOX_UID} -j ${CHAIN}`;
+    const script = [
+      `current=$(${tool} -S ${CHAIN} 2>/dev/null | grep -v '^-N ')`,
+      `wanted='${rules.join("\n")}'`,
+      `if [ "$current" != "$wanted" ]; then`,
+      `  ${tool} -N ${CHAIN} 2>/dev/null; ${tool} -F ${CHAIN} || exit 1`,
+      ...rules.map((r) => `  ${tool} ${r} || exit 1`),
+      "fi",
+      `${tool} -C ${jump} 2>/dev/null || ${tool} -I ${jump}`,
+    ].join("\n");
+    return run("flock", [`/tmp/questbench-${tool}.lock`, "sh", "-c", script]);
   };
   if (!install("iptables", true)) {
     cached = {
