@@ -131,6 +131,7 @@ describe("questbench report", () => {
       }
       expect(await page.locator("details.instance").count()).toBe(8);
       expect(await page.locator("table.leaderboard tr").count()).toBe(3);
+      expect(await page.locator("table.per-task tr").count()).toBe(5); // header + 4 tasks
       expect(requests).toEqual([]); // self-contained: no network
       const shot = path.join(PROJECT_ROOT, ".questbench", "report-screenshot.png");
       await page.screenshot({ path: shot, fullPage: false });

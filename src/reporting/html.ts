@@ -3,6 +3,7 @@ import * as abis from "../world/abis.ts";
 import { renderFigures } from "./figures.ts";
 import { type LeaderboardRow, quadrants } from "./leaderboard.ts";
 import type { MergedRun } from "./merge.ts";
+import { meanCi95, passAtK } from "./stats.ts";
 import type { InstanceResult, TransactionRecord } from "./types.ts";
 
 const esc = (s: unknown) =>
@@ -68,7 +69,10 @@ function instanceDetails(i: InstanceResult): string {
     ? `<p class="bad">integrity violations: ${esc(JSON.stringify(i.integrityViolations))}</p>`
     : "";
   return `<details class="instance" data-task="${esc(i.taskId)}"><summary><span class="${i.passed ? "ok" : "bad"}">${i.score}</span> ${esc(i.taskId)} <small>(${esc(i.subcategory)}, seed ${i.seed}, epoch ${i.epoch})</small></summary>
-    <h4>Task</h4><pre>${esc(task)}</pre>${failure}${violations}<h4>Checks</h4>${checksTable(i)}${rounds}</details>`;
+    <h4>Task</h4><pre>${esc(task)}</pre><details><summary>whole prompt</summary>${i.prompt
+      .filter((m) => m.role !== "assistant")
+      .map((m) => `<p><b>${esc(m.role)}</b></p><pre>${esc(m.content)}</pre>`)
+      .join("")}</details>${failure}${violations}<h4>Checks</h4>${checksTable(i)}${rounds}</details>`;
 }
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1200px;padding:0 1rem;color:#1d2430}
@@ -103,6 +107,22 @@ export async function renderReportHtml(
   const figureHtml = Object.entries(figures)
     .map(([name, svg]) => `<figure data-figure="${name}">${svg}</figure>`)
     .join("\n");
+  // Per task and model: mean score over seeds/epochs with its 95 % CI, and pass@k.
+  const taskIds = [...new Set(runs.flatMap((r) => r.results.instances.map((i) => i.taskId)))];
+  const perTask = taskIds
+    .map((id) => {
+      const cells = runs.map((run) => {
+        const xs = run.results.instances.filter(
+          (i) => i.taskId === id && i.failure?.class !== "provider_error",
+        );
+        if (xs.length === 0) return "<td>—</td>";
+        const { mean, ci95 } = meanCi95(xs.map((i) => i.score));
+        const pass = passAtK(xs.length, xs.filter((i) => i.passed).length, xs.length);
+        return `<td class="num">${mean.toFixed(1)}${xs.length > 1 ? ` ± ${ci95.toFixed(1)}` : ""} <small>(n=${xs.length}, pass@${xs.length} ${Math.round(pass * 100)}%)</small></td>`;
+      });
+      return `<tr><td>${esc(id)}</td>${cells.join("")}</tr>`;
+    })
+    .join("");
   const drill = runs
     .map(
       (run) =>
@@ -120,6 +140,8 @@ export async function renderReportHtml(
 <table class="quadrants"><tr><th>model</th><th>AtomicAvg</th><th>CompositeAvg</th><th>quadrant</th></tr>${quadrantRows}</table>
 <h2>Figures</h2>
 ${figureHtml}
+<h2>Per task</h2>
+<table class="per-task"><tr><th>task</th>${runs.map((r) => `<th>${esc(r.model)}</th>`).join("")}</tr>${perTask}</table>
 <h2>Instances</h2>
 ${drill}
 </body></html>
