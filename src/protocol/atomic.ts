@@ -83,6 +83,28 @@ export function instanceFields(task: LoadedTask, instance: Instance, model: Mode
   };
 }
 
+/**
+ * Puts the leased chain at the instance's starting state (the clean world, then the task's
+ * pre-state) and returns the harness's clients and an empty check context for it.
+ */
+export async function setUpInstance(
+  p: Pick<AtomicAttemptParameters, "task" | "instance" | "world" | "chain">,
+  clock: ReturnType<typeof stopwatch>,
+): Promise<{ clients: ReturnType<typeof chainClients>; ctx: CheckContext }> {
+  await clock.lap("reset", () => p.chain.reset());
+  const clients = chainClients(p.chain.url, p.world);
+  await clock.lap("preState", () => applyPreState(clients, p.world, p.instance, p.task.actions));
+  const ctx: CheckContext = {
+    client: clients.public,
+    world: p.world,
+    spec: p.task.spec,
+    instance: p.instance,
+    feesPaid: 0n,
+    txs: [],
+  };
+  return { clients, ctx };
+}
+
 /** Runs every check at `post`; a check that cannot be evaluated (e.g. ownerOf a burned id) fails. */
 export async function evaluateChecks(
   task: LoadedTask,
@@ -173,18 +195,7 @@ export async function runAtomicAttempt(p: AtomicAttemptParameters): Promise<Inst
       reason: extracted.message,
     });
 
-  await clock.lap("reset", () => p.chain.reset());
-  const clients = chainClients(p.chain.url, world);
-  await clock.lap("preState", () => applyPreState(clients, world, instance, task.actions));
-
-  const ctx: CheckContext = {
-    client: clients.public,
-    world,
-    spec: task.spec,
-    instance,
-    feesPaid: 0n,
-    txs: [],
-  };
+  const { clients, ctx } = await setUpInstance(p, clock);
   let prepared: unknown[] = [];
   const prepare = async () => {
     prepared = await clock.lap("checks.pre", () => Promise.all(task.checks.map((c) => c.prepare?.(ctx))));

@@ -10,21 +10,20 @@ import type { LoadedTask } from "../tasks/load.ts";
 import type { Instance } from "../tasks/types.ts";
 import { describeHoldingChanges, readHoldings } from "../validators/holdings.ts";
 import { isPass } from "../validators/score.ts";
-import type { CheckContext, SentTransaction } from "../validators/types.ts";
+import type { SentTransaction } from "../validators/types.ts";
 import type { World } from "../world/world.ts";
 import {
   type ChainLease,
   evaluateChecks,
   instanceFields,
   jsonSafe,
+  setUpInstance,
   stopwatch,
   txRecord,
   unevaluated,
 } from "./atomic.ts";
-import { chainClients } from "./chain.ts";
 import { parseRound } from "./control.ts";
 import { runExecution } from "./execution.ts";
-import { applyPreState } from "./preState.ts";
 import { type ChatMessage, compositePrompt } from "./prompt.ts";
 
 /** How a composite round went (results.json `instances[].composite.rounds[]`). */
@@ -104,17 +103,7 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
   const kOpt = task.spec.optimal_steps!;
   const budget = kOpt * task.spec.max_rounds_multiplier!;
 
-  await clock.lap("reset", () => p.chain.reset());
-  const clients = chainClients(p.chain.url, world);
-  await clock.lap("preState", () => applyPreState(clients, world, instance, task.actions));
-  const ctx: CheckContext = {
-    client: clients.public,
-    world,
-    spec: task.spec,
-    instance,
-    feesPaid: 0n,
-    txs: [],
-  };
+  const { clients, ctx } = await setUpInstance(p, clock);
   const prepared = await clock.lap("checks.init", () =>
     Promise.all(task.checks.map((c) => c.prepare?.(ctx))),
   );
