@@ -6,8 +6,8 @@
  */
 import { parseAbi } from "viem";
 
-/** The BEP-20 surface of USDT, BUSD, CAKE (fixtures/contracts/BEP20.sol) and LP tokens' ERC-20 part. */
-export const erc20Abi = parseAbi([
+/** The ERC-20 functions every world token has. */
+const ERC20_FUNCTIONS = [
   "function name() view returns (string)",
   "function symbol() view returns (string)",
   "function decimals() view returns (uint8)",
@@ -17,23 +17,25 @@ export const erc20Abi = parseAbi([
   "function transfer(address to, uint256 amount) returns (bool)",
   "function approve(address spender, uint256 amount) returns (bool)",
   "function transferFrom(address from, address to, uint256 amount) returns (bool)",
+] as const;
+
+/** ERC-20 plus the BEP-20 allowance helpers (increaseAllowance 0x39509351, decreaseAllowance 0xa457c2d7). */
+const BEP20_FUNCTIONS = [
+  ...ERC20_FUNCTIONS,
+  "function increaseAllowance(address spender, uint256 addedValue) returns (bool)",
+  "function decreaseAllowance(address spender, uint256 subtractedValue) returns (bool)",
+] as const;
+
+/** The BEP-20 surface of USDT, BUSD, CAKE (fixtures/contracts/BEP20.sol) and LP tokens' ERC-20 part. */
+export const erc20Abi = parseAbi([
+  ...ERC20_FUNCTIONS,
   "event Transfer(address indexed from, address indexed to, uint256 value)",
   "event Approval(address indexed owner, address indexed spender, uint256 value)",
 ]);
 
 /** BEP-20 extras of the canonical tokens: increaseAllowance 0x39509351, decreaseAllowance 0xa457c2d7. */
 export const bep20Abi = parseAbi([
-  "function name() view returns (string)",
-  "function symbol() view returns (string)",
-  "function decimals() view returns (uint8)",
-  "function totalSupply() view returns (uint256)",
-  "function balanceOf(address account) view returns (uint256)",
-  "function allowance(address owner, address spender) view returns (uint256)",
-  "function transfer(address to, uint256 amount) returns (bool)",
-  "function approve(address spender, uint256 amount) returns (bool)",
-  "function transferFrom(address from, address to, uint256 amount) returns (bool)",
-  "function increaseAllowance(address spender, uint256 addedValue) returns (bool)",
-  "function decreaseAllowance(address spender, uint256 subtractedValue) returns (bool)",
+  ...BEP20_FUNCTIONS,
   "function getOwner() view returns (address)",
   "event Transfer(address indexed from, address indexed to, uint256 value)",
   "event Approval(address indexed owner, address indexed spender, uint256 value)",
@@ -41,17 +43,7 @@ export const bep20Abi = parseAbi([
 
 /** `erc1363_token` (T1363): BEP-20 + burn + EIP-2612 permit + ERC-1363 (TASKS.md §2.3). */
 export const erc1363TokenAbi = parseAbi([
-  "function name() view returns (string)",
-  "function symbol() view returns (string)",
-  "function decimals() view returns (uint8)",
-  "function totalSupply() view returns (uint256)",
-  "function balanceOf(address account) view returns (uint256)",
-  "function allowance(address owner, address spender) view returns (uint256)",
-  "function transfer(address to, uint256 amount) returns (bool)",
-  "function approve(address spender, uint256 amount) returns (bool)",
-  "function transferFrom(address from, address to, uint256 amount) returns (bool)",
-  "function increaseAllowance(address spender, uint256 addedValue) returns (bool)",
-  "function decreaseAllowance(address spender, uint256 subtractedValue) returns (bool)",
+  ...BEP20_FUNCTIONS,
   "function burn(uint256 amount)",
   "function burnFrom(address from, uint256 amount)",
   "function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)",
