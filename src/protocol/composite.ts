@@ -1,4 +1,3 @@
-import type { ModelClient } from "../models/types.ts";
 import { addUsage, type UsageRecord } from "../models/usage.ts";
 import type {
   Failure,
@@ -6,14 +5,11 @@ import type {
   IntegrityViolationRecord,
   TransactionRecord,
 } from "../reporting/types.ts";
-import type { LoadedTask } from "../tasks/load.ts";
-import type { Instance } from "../tasks/types.ts";
 import { describeHoldingChanges, readHoldings } from "../validators/holdings.ts";
 import { isPass } from "../validators/score.ts";
 import type { SentTransaction } from "../validators/types.ts";
-import type { World } from "../world/world.ts";
 import {
-  type ChainLease,
+  type AtomicAttemptParameters,
   evaluateChecks,
   instanceFields,
   jsonSafe,
@@ -64,15 +60,8 @@ export type CompositeRecord = {
   ethersNotDefined: boolean;
 };
 
-export type CompositeAttemptParameters = {
-  task: LoadedTask;
-  instance: Instance;
-  model: ModelClient;
-  world: World;
-  chain: ChainLease;
-  timeoutMs?: number | undefined;
-  memoryMb?: number | undefined;
-};
+/** The same inputs as an atomic attempt; the lease is held for the whole conversation. */
+export type CompositeAttemptParameters = AtomicAttemptParameters;
 
 function describeTx(tx: SentTransaction, changes: string[]): string {
   const lines = [
