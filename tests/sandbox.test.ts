@@ -8,6 +8,7 @@ import {
   startRpcGuard,
   transpileModule,
 } from "../src/sandbox/index.ts";
+import { libraryBundle } from "../src/sandbox/libraryBundle.ts";
 import { ensureNetworkBarrier, GUARD_HOST } from "../src/sandbox/networkBarrier.ts";
 import { type AnvilHandle, startAnvil } from "../src/world/anvil.ts";
 
@@ -57,8 +58,35 @@ describe("transpileModule", () => {
     );
     expect(result).toEqual({
       ok: true,
-      code: "async function executeSkill(url) {\n  return 1n;\n}\nexport {\n  executeSkill\n};\n",
+      code: "// executeSkill.ts\nasync function executeSkill(url) {\n  return 1n;\n}\nexport {\n  executeSkill\n};\n",
     });
+  });
+
+  test("points ethers and viem imports at the library bundle and leaves every other import as written", async () => {
+    const libraries = await libraryBundle();
+    const result = await transpileModule(
+      `import { ethers } from "ethers";
+      import { bsc } from "viem/chains";
+      import { helper } from "./helper";
+      import lodash from "lodash";
+      export async function executeSkill(url: string) {
+        const viem = await import("viem");
+        const dynamic = await import(url);
+        return [ethers, bsc, helper, lodash, viem, dynamic];
+      }`,
+      libraries.entries,
+    );
+    expect(result.ok).toBe(true);
+    const code = (result as { code: string }).code;
+    expect(code).toContain(`from ${JSON.stringify(libraries.entries.ethers)}`);
+    expect(code).toContain(`from ${JSON.stringify(libraries.entries["viem/chains"])}`);
+    expect(code).toContain(`import(${JSON.stringify(libraries.entries.viem)})`);
+    expect(code).toContain('from "./helper"');
+    expect(code).toContain('from "lodash"');
+    expect(code).toContain("import(url)");
+    expect(Object.keys(libraries.entries)).toEqual(
+      expect.arrayContaining(["ethers", "ethers/abi", "viem", "viem/accounts"]),
+    );
   });
 
   test("returns a syntax error as a result", async () => {

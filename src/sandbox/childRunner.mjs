@@ -1,7 +1,11 @@
 // Entry point of the sandboxed child process (plain JavaScript: it runs without a transpile step).
 // The harness copies it next to the model's `module.mjs` and runs it with Node's permission model.
-// Protocol: newline-delimited JSON on fd 3, first `{"type":"ready"}`, then one `{"type":"result",...}`.
+// Protocol: the runner preloads the library bundles named in argv[2] (so a warm child has paid for
+// them before any model code exists), writes `{"type":"ready"}` on fd 3, then waits for one line on
+// stdin: the execution's input (providerUrl, agentAddress, deployedContracts, maxOutputBytes). Only
+// then does it import module.mjs. It answers with one `{"type":"result",...}` line on fd 3.
 // fd 3 rather than stdout, so the model's console.log cannot corrupt the result.
+// stdin closing before the input arrives (the harness exited) ends the runner quietly.
 import { writeSync } from "node:fs";
 
 const RESULT_FD = 3;
@@ -12,7 +16,8 @@ const stringify = JSON.stringify;
 const bufferFrom = Buffer.from.bind(Buffer);
 const isView = ArrayBuffer.isView;
 
-const input = JSON.parse(process.argv[2]);
+const { preload } = JSON.parse(process.argv[2]);
+let input;
 let settled = false;
 
 function send(line) {
@@ -177,5 +182,39 @@ async function main() {
   send(json === undefined ? '{"type":"result","ok":true}' : `{"type":"result","ok":true,"value":${json}}`);
 }
 
-send('{"type":"ready"}');
-main().catch(failWithError);
+function readInput() {
+  return new Promise((resolve) => {
+    let text = "";
+    const stdin = process.stdin;
+    stdin.setEncoding("utf8");
+    const onData = (chunk) => {
+      text += chunk;
+      const newline = text.indexOf("\n");
+      if (newline === -1) return;
+      stdin.off("data", onData);
+      stdin.off("end", onEnd);
+      // Nothing more comes: the open pipe must not keep the event loop alive (never-settling
+      // promises are detected by the loop emptying, see beforeExit above).
+      stdin.destroy();
+      resolve(JSON.parse(text.slice(0, newline)));
+    };
+    const onEnd = () => process.exit(0);
+    stdin.on("data", onData);
+    stdin.on("end", onEnd);
+  });
+}
+
+async function start() {
+  try {
+    for (const file of preload) await import(file);
+  } catch (error) {
+    // The harness's own bundle failed to load: no result (that would be blamed on the model).
+    process.stderr.write(`preload failed: ${errorText(error)}\n`);
+    process.exit(70);
+  }
+  send('{"type":"ready"}');
+  input = await readInput();
+  await main();
+}
+
+start().catch(failWithError);

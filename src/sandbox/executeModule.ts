@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { SandboxError } from "../errors.ts";
+import { type LibraryBundle, libraryBundle } from "./libraryBundle.ts";
 import { ensureNetworkBarrier, SANDBOX_UID } from "./networkBarrier.ts";
 import { reviveValue } from "./reviveValue.ts";
 import { sandboxLibraries } from "./sandboxLibraries.ts";
@@ -18,7 +19,7 @@ export type ExecuteModuleParameters = {
   agentAddress: string;
   /** Name → address of the contracts the task deployed, passed through unchanged. */
   deployedContracts: Record<string, string>;
-  /** Wall-clock limit in milliseconds for the whole child process (boot, imports, run). Default 20 000. */
+  /** Wall-clock limit in milliseconds from handing the module to a booted child until its result (imports and run). Default 20 000. */
   timeoutMs?: number | undefined;
   /** V8 old-space limit in MiB (`--max-old-space-size`). Default 256. */
   memoryMb?: number | undefined;
@@ -43,9 +44,9 @@ export type ExecuteModuleErrorCode =
 export type ExecuteModuleTimings = {
   /** esbuild transform. */
   transpileMs: number;
-  /** From `spawn` until the child's runner reports it is up (Node boot under the permission model). */
+  /** Waiting for a booted child (Node under the permission model, ethers preloaded): ~0 when one was warm. */
   spawnMs: number;
-  /** From then until the result or the end: importing the module (and ethers/viem) and running it. */
+  /** From handing the module over until the result or the end: importing the module and running it. */
   runMs: number;
 };
 
@@ -106,44 +107,89 @@ function permissionFlag(): string {
  */
 export async function executeModule(parameters: ExecuteModuleParameters): Promise<ExecuteModuleResult> {
   const timeoutMs = parameters.timeoutMs ?? 20_000;
-  const memoryMb = parameters.memoryMb ?? 256;
+  const memoryMb = parameters.memoryMb ?? DEFAULT_MEMORY_MB;
   const maxOutputBytes = parameters.maxOutputBytes ?? 1024 * 1024;
   const timings: ExecuteModuleTimings = { transpileMs: 0, spawnMs: 0, runMs: 0 };
 
   // Before any model code runs: keep sandboxed children off everything but the RPC guards.
   if (runsAsRoot()) ensureNetworkBarrier();
+  const libraries = await libraryBundle();
   const transpileStart = performance.now();
-  const transpiled = await transpileModule(parameters.source);
+  const transpiled = await transpileModule(parameters.source, libraries.entries);
   timings.transpileMs = performance.now() - transpileStart;
   if (!transpiled.ok)
     return { ok: false, error: { code: "transpile_error", message: transpiled.message }, timings };
 
-  const dir = createPrivateDir();
+  const waitStart = performance.now();
+  const child = await takeChild(memoryMb, libraries);
+  timings.spawnMs = performance.now() - waitStart;
   try {
-    const runnerPath = path.join(dir, "runner.mjs");
-    const modulePath = path.join(dir, "module.mjs");
-    runnerSource ??= fs.readFileSync(new URL("./childRunner.mjs", import.meta.url), "utf8");
-    writeReadOnly(runnerPath, runnerSource);
-    writeReadOnly(modulePath, transpiled.code);
-    const args = [
-      permissionFlag(),
-      "--disable-warning=ExperimentalWarning",
-      ...sandboxLibraries().libraryDirs.map((libraryDir) => `--allow-fs-read=${libraryDir}/*`),
-      `--allow-fs-read=${runnerPath}`,
-      `--allow-fs-read=${modulePath}`,
-      `--max-old-space-size=${memoryMb}`,
-      runnerPath,
-      JSON.stringify({
+    writeReadOnly(child.modulePath, transpiled.code);
+    return await child.run(
+      {
         providerUrl: parameters.providerUrl,
         agentAddress: parameters.agentAddress,
         deployedContracts: parameters.deployedContracts,
         maxOutputBytes,
-      }),
-    ];
-    return await runChild(args, dir, { timeoutMs, memoryMb, maxOutputBytes, timings });
+      },
+      { timeoutMs, memoryMb, maxOutputBytes, timings },
+    );
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    child.dispose();
   }
+}
+
+const DEFAULT_MEMORY_MB = 256;
+/** Milliseconds a child may take to boot and preload the libraries before it is a harness fault. */
+const BOOT_TIMEOUT_MS = 60_000;
+
+let warmSize = 2;
+const warm: SandboxChild[] = [];
+let exitHookInstalled = false;
+
+/**
+ * How many sandbox children this process keeps booted ahead of need (default 2; 0 turns the warm
+ * pool off). A warm child has started Node under the permission model and preloaded the ethers
+ * bundle, and waits for its one module: an execution then skips ~100–250 ms of boot on its critical
+ * path. Every child still runs exactly one module and is killed afterwards; nothing is reused.
+ */
+export function setWarmSandboxChildren(count: number): void {
+  warmSize = Math.max(0, Math.floor(count));
+  while (warm.length > warmSize) warm.pop()?.dispose();
+}
+
+/** A ready (or booting) child for one execution; the warm pool is refilled behind it. */
+async function takeChild(memoryMb: number, libraries: LibraryBundle): Promise<SandboxChild> {
+  installExitHook();
+  let child: SandboxChild | undefined;
+  if (memoryMb === DEFAULT_MEMORY_MB) {
+    // Skip children that died while idle (killed from outside): they are replaced, not used.
+    while (warm.length > 0 && !child) {
+      const candidate = warm.shift()!;
+      if (candidate.alive()) child = candidate;
+      else candidate.dispose();
+    }
+  }
+  child ??= spawnChild(memoryMb, libraries);
+  if (memoryMb === DEFAULT_MEMORY_MB)
+    while (warm.length < warmSize) warm.push(spawnChild(DEFAULT_MEMORY_MB, libraries));
+  child.claim();
+  try {
+    await child.ready;
+  } catch (error) {
+    child.dispose();
+    throw error;
+  }
+  return child;
+}
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // Idle children would see stdin close and leave on their own; their folders would not.
+  process.on("exit", () => {
+    for (const child of warm.splice(0)) child.dispose();
+  });
 }
 
 function runsAsRoot(): boolean {
@@ -200,120 +246,226 @@ type RunChildOptions = {
   timings: ExecuteModuleTimings;
 };
 
-function runChild(args: string[], cwd: string, options: RunChildOptions): Promise<ExecuteModuleResult> {
-  const { timings } = options;
-  return new Promise<ExecuteModuleResult>((resolve, reject) => {
-    const spawnStart = performance.now();
-    let readyAt: number | undefined;
-    let result: ExecuteModuleResult | undefined;
-    let ended: "timeout" | "output_too_large" | undefined;
-    let stderrTail = Buffer.alloc(0);
-    let channel: Buffer[] = [];
-    let channelBytes = 0;
+type ChildInput = {
+  providerUrl: string;
+  agentAddress: string;
+  deployedContracts: Record<string, string>;
+  maxOutputBytes: number;
+};
 
-    const child = spawn(process.execPath, args, {
-      cwd,
-      env: {},
-      stdio: ["ignore", "pipe", "pipe", "pipe"],
-      // A process group of its own, so a kill reaches anything it managed to start.
-      detached: true,
-      ...(runsAsRoot() ? { uid: NOBODY, gid: NOBODY } : {}),
-    });
+/** One sandboxed `node` process, booted with its permissions, used for exactly one module. */
+type SandboxChild = {
+  /** Where the module must be written before {@link SandboxChild.run} (the child may read it). */
+  modulePath: string;
+  /** Resolves once the runner has preloaded the libraries; rejects (SandboxError) if it died first. */
+  ready: Promise<void>;
+  alive(): boolean;
+  /** Marks the child as in use: it now keeps the harness's event loop alive. */
+  claim(): void;
+  /** Sends the input; resolves with the module's result or how the process ended. */
+  run(input: ChildInput, options: RunChildOptions): Promise<ExecuteModuleResult>;
+  /** Kills the process group and removes the private folder. Idempotent. */
+  dispose(): void;
+};
 
-    const killGroup = () => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // Already gone.
-      }
-    };
-    const timer = setTimeout(() => {
-      if (result || ended) return;
-      ended = "timeout";
-      killGroup();
-    }, options.timeoutMs);
+function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
+  const dir = createPrivateDir();
+  const runnerPath = path.join(dir, "runner.mjs");
+  const modulePath = path.join(dir, "module.mjs");
+  runnerSource ??= fs.readFileSync(new URL("./childRunner.mjs", import.meta.url), "utf8");
+  writeReadOnly(runnerPath, runnerSource);
+  const args = [
+    permissionFlag(),
+    "--disable-warning=ExperimentalWarning",
+    ...sandboxLibraries().libraryDirs.map((libraryDir) => `--allow-fs-read=${libraryDir}/*`),
+    `--allow-fs-read=${libraries.dir}/*`,
+    `--allow-fs-read=${runnerPath}`,
+    `--allow-fs-read=${modulePath}`,
+    `--max-old-space-size=${memoryMb}`,
+    runnerPath,
+    JSON.stringify({ preload: [libraries.entries.ethers] }),
+  ];
 
-    const finish = (value: ExecuteModuleResult) => {
-      if (result) return;
-      result = value;
-      timings.runMs = readyAt === undefined ? 0 : performance.now() - readyAt;
-      // The answer is in: whatever the module left running (timers, sockets) is of no interest.
-      killGroup();
-    };
+  let readyAt: number | undefined;
+  let closed: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  let stderrTail = Buffer.alloc(0);
+  let channel: Buffer[] = [];
+  let channelBytes = 0;
+  let disposed = false;
+  let onMessage: ((message: ChildMessage | "malformed") => void) | undefined;
+  let onOverflow: (() => void) | undefined;
+  let onClose: (() => void) | undefined;
+  let maxChannelBytes = 1024 * 1024 + ENVELOPE_BYTES;
 
-    const onLine = (line: Buffer) => {
-      let message: ChildMessage;
-      try {
-        message = JSON.parse(line.toString("utf8"), reviveValue) as ChildMessage;
-      } catch {
-        // Only the model's own code could write a malformed line to fd 3.
-        finish(fail("output_invalid", "The sandbox result channel received malformed data.", timings));
-        return;
-      }
-      if (message.type === "ready") {
-        readyAt ??= performance.now();
-        timings.spawnMs = readyAt - spawnStart;
-      } else if (message.type === "result") {
-        finish(
-          message.ok
-            ? { ok: true, value: message.value, timings }
-            : fail(message.code, message.message, timings),
-        );
-      }
-    };
-
-    child.stdout?.resume(); // The model may log; its output is not part of the result.
-    child.stderr?.on("data", (chunk: Buffer) => {
-      stderrTail = Buffer.concat([stderrTail, chunk]);
-      if (stderrTail.length > STDERR_TAIL_BYTES) stderrTail = stderrTail.subarray(-STDERR_TAIL_BYTES);
-    });
-    child.stdio[3]?.on("data", (chunk: Buffer) => {
-      if (result || ended) return;
-      let rest = chunk;
-      for (let newline = rest.indexOf(10); newline !== -1; newline = rest.indexOf(10)) {
-        channel.push(rest.subarray(0, newline));
-        const line = Buffer.concat(channel);
-        channel = [];
-        channelBytes = 0;
-        rest = rest.subarray(newline + 1);
-        onLine(line);
-        if (result) return;
-      }
-      channel.push(rest);
-      channelBytes += rest.length;
-      // Checked while streaming so a huge reply never sits in the harness's memory.
-      if (channelBytes > options.maxOutputBytes + ENVELOPE_BYTES) {
-        ended = "output_too_large";
-        killGroup();
-      }
-    });
-
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      reject(
-        new SandboxError("Cannot spawn the sandbox's node process.", {
-          cause: error,
-          details: process.execPath,
-        }),
-      );
-    });
-
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      if (result) return resolve(result);
-      if (readyAt === undefined && !ended) {
-        // No model code runs before the runner says "ready": dying earlier is the harness's fault.
-        return reject(
-          new SandboxError("The sandbox process died before running the module.", {
-            details: `exit code ${code}, signal ${signal}; stderr: ${stderrTail.toString("utf8").trim()}`,
-          }),
-        );
-      }
-      timings.runMs = readyAt === undefined ? 0 : performance.now() - readyAt;
-      resolve(classifyEnd(ended, code, signal, stderrTail.toString("utf8"), options, timings));
-    });
+  const child = spawn(process.execPath, args, {
+    cwd: dir,
+    env: {},
+    stdio: ["pipe", "pipe", "pipe", "pipe"],
+    // A process group of its own, so a kill reaches anything it managed to start.
+    detached: true,
+    ...(runsAsRoot() ? { uid: NOBODY, gid: NOBODY } : {}),
   });
+  const streams = [child.stdin, child.stdout, child.stderr, child.stdio[3]] as (
+    | (NodeJS.ReadableStream & { ref?: () => void; unref?: () => void })
+    | null
+  )[];
+  // Idle, the child must not keep the harness alive; claimed, it must.
+  const setRef = (on: boolean) => {
+    if (on) child.ref();
+    else child.unref();
+    for (const stream of streams) (on ? stream?.ref : stream?.unref)?.call(stream);
+  };
+  setRef(false);
+
+  const killGroup = () => {
+    if (child.pid === undefined || closed) return;
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  };
+
+  let resolveReady!: () => void;
+  let rejectReady!: (error: unknown) => void;
+  const ready = new Promise<void>((resolve, reject) => {
+    resolveReady = resolve;
+    rejectReady = reject;
+  });
+  ready.catch(() => {}); // An idle child that dies is only noticed when taken.
+  const bootTimer = setTimeout(() => {
+    if (readyAt !== undefined) return;
+    rejectReady(new SandboxError(`The sandbox process did not boot within ${BOOT_TIMEOUT_MS} ms.`));
+    killGroup();
+  }, BOOT_TIMEOUT_MS);
+  bootTimer.unref();
+
+  const onLine = (line: Buffer) => {
+    let message: ChildMessage;
+    try {
+      message = JSON.parse(line.toString("utf8"), reviveValue) as ChildMessage;
+    } catch {
+      // Only the model's own code could write a malformed line to fd 3.
+      onMessage?.("malformed");
+      return;
+    }
+    if (message.type === "ready" && readyAt === undefined) {
+      readyAt = performance.now();
+      clearTimeout(bootTimer);
+      resolveReady();
+    } else onMessage?.(message);
+  };
+
+  child.stdout?.resume(); // The model may log; its output is not part of the result.
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderrTail = Buffer.concat([stderrTail, chunk]);
+    if (stderrTail.length > STDERR_TAIL_BYTES) stderrTail = stderrTail.subarray(-STDERR_TAIL_BYTES);
+  });
+  child.stdin?.on("error", () => {}); // EPIPE when the child is already gone: seen on close.
+  child.stdio[3]?.on("data", (chunk: Buffer) => {
+    let rest = chunk;
+    for (let newline = rest.indexOf(10); newline !== -1; newline = rest.indexOf(10)) {
+      channel.push(rest.subarray(0, newline));
+      const line = Buffer.concat(channel);
+      channel = [];
+      channelBytes = 0;
+      rest = rest.subarray(newline + 1);
+      onLine(line);
+    }
+    channel.push(rest);
+    channelBytes += rest.length;
+    // Checked while streaming so a huge reply never sits in the harness's memory.
+    if (channelBytes > maxChannelBytes) {
+      channel = [];
+      channelBytes = 0;
+      onOverflow?.();
+    }
+  });
+  let spawnError: unknown;
+  child.on("error", (error) => {
+    spawnError = error;
+  });
+  child.on("close", (code, signal) => {
+    closed = { code, signal };
+    clearTimeout(bootTimer);
+    if (readyAt === undefined) {
+      // No model code runs before the runner says "ready": dying earlier is the harness's fault.
+      rejectReady(
+        spawnError
+          ? new SandboxError("Cannot spawn the sandbox's node process.", {
+              cause: spawnError,
+              details: process.execPath,
+            })
+          : new SandboxError("The sandbox process died before running the module.", {
+              details: `exit code ${code}, signal ${signal}; stderr: ${stderrTail.toString("utf8").trim()}`,
+            }),
+      );
+    }
+    onClose?.();
+  });
+
+  return {
+    modulePath,
+    ready,
+    alive: () => !closed && !disposed,
+    claim: () => setRef(true),
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      killGroup();
+      setRef(false);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+    run(input, options) {
+      const { timings } = options;
+      maxChannelBytes = options.maxOutputBytes + ENVELOPE_BYTES;
+      return new Promise<ExecuteModuleResult>((resolve) => {
+        const goAt = performance.now();
+        let result: ExecuteModuleResult | undefined;
+        let ended: "timeout" | "output_too_large" | undefined;
+        const timer = setTimeout(() => {
+          if (result || ended) return;
+          ended = "timeout";
+          killGroup();
+        }, options.timeoutMs);
+        const finish = (value: ExecuteModuleResult) => {
+          if (result) return;
+          result = value;
+          timings.runMs = performance.now() - goAt;
+          clearTimeout(timer);
+          // The answer is in: whatever the module left running (timers, sockets) is of no interest.
+          killGroup();
+          resolve(value);
+        };
+        onMessage = (message) => {
+          if (result || ended) return;
+          if (message === "malformed")
+            finish(fail("output_invalid", "The sandbox result channel received malformed data.", timings));
+          else if (message.type === "result")
+            finish(
+              message.ok
+                ? { ok: true, value: message.value, timings }
+                : fail(message.code, message.message, timings),
+            );
+        };
+        onOverflow = () => {
+          if (result || ended) return;
+          ended = "output_too_large";
+          killGroup();
+        };
+        onClose = () => {
+          if (result) return;
+          timings.runMs = performance.now() - goAt;
+          clearTimeout(timer);
+          const { code, signal } = closed!;
+          result = classifyEnd(ended, code, signal, stderrTail.toString("utf8"), options, timings);
+          resolve(result);
+        };
+        if (closed) return onClose();
+        child.stdin?.write(`${JSON.stringify(input)}\n`);
+      });
+    },
+  };
 }
 
 function fail(
