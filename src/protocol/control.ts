@@ -1,4 +1,4 @@
-import { extractModule, fencedBlocks, type SchemaInvalidReason } from "./parse.ts";
+import { extractModule, fencedBlocks, fencedSpans, type SchemaInvalidReason } from "./parse.ts";
 
 /** A composite round's control message (SPEC.md §6): submit (optionally with an answer) or an error report. */
 export type ControlMessage =
@@ -13,13 +13,28 @@ export type RoundRequest = {
   invalid?: { reason: SchemaInvalidReason; message: string } | undefined;
 };
 
-/** Balanced `{…}` spans of text outside fenced blocks (a bare control JSON written inline). */
+/** Attempts from a `{` that never closes before giving up: bounds the work on garbage to linear time. */
+const MAX_UNCLOSED_ATTEMPTS = 32;
+
+/**
+ * Balanced `{…}` spans of text outside fenced blocks (a bare control JSON written inline). Fenced
+ * blocks, and everything after a fence that is never closed (a truncated block), are not prose.
+ */
 function bareObjects(text: string): string[] {
-  const outside = text.replace(/(`{3,}|~{3,})[\s\S]*?\1/g, " ");
+  const { blocks, unclosedAt } = fencedSpans(text);
+  let outside = "";
+  let from = 0;
+  for (const block of blocks) {
+    outside += `${text.slice(from, block.start)} `;
+    from = block.end;
+  }
+  outside += text.slice(from, unclosedAt ?? text.length);
   const spans: string[] = [];
+  let unclosed = 0;
   for (let i = outside.indexOf("{"); i >= 0; i = outside.indexOf("{", i + 1)) {
     let depth = 0;
     let inString = false;
+    let closed = false;
     for (let j = i; j < outside.length; j++) {
       const c = outside[j];
       if (inString) {
@@ -30,9 +45,11 @@ function bareObjects(text: string): string[] {
       else if (c === "}" && --depth === 0) {
         spans.push(outside.slice(i, j + 1));
         i = j;
+        closed = true;
         break;
       }
     }
+    if (!closed && ++unclosed >= MAX_UNCLOSED_ATTEMPTS) break;
   }
   return spans;
 }

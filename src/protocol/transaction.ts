@@ -42,6 +42,23 @@ export function toQuantity(value: unknown): bigint | undefined {
 }
 
 /**
+ * A model-returned value as a short string for a failure reason: bigints as `123n` (also nested,
+ * where JSON.stringify would throw), anything over 200 characters cut.
+ */
+function describeValue(value: unknown): string {
+  let text: string;
+  try {
+    text =
+      typeof value === "bigint"
+        ? `${value}n`
+        : (JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? `${v}n` : v)) ?? String(value));
+  } catch {
+    text = Object.prototype.toString.call(value);
+  }
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/**
  * Turns a module's return value into a transaction request, or a `schema_invalid` reason
  * (SPEC.md §4): not an object → not_transaction_like; no `to` → missing_to; a field that ethers
  * cannot serialise → not_serialisable. No other shape is special-cased (TASKS.md §5 defect 1).
@@ -66,7 +83,7 @@ export function normaliseTransaction(value: unknown): Normalised {
     message: `${field}: ${why}`,
   });
   if (typeof raw.to !== "string" || !isAddress(raw.to, { strict: false }))
-    return bad("to", `${JSON.stringify(String(raw.to))} is not an address`);
+    return bad("to", `${describeValue(raw.to)} is not an address`);
   const data = raw.data ?? raw.input ?? "0x";
   if (typeof data !== "string" || !isHex(data) || data.length % 2 !== 0)
     return bad("data", "must be a 0x-prefixed hex string of whole bytes");
@@ -81,11 +98,7 @@ export function normaliseTransaction(value: unknown): Normalised {
   for (const [field, v] of quantities) {
     if (v === undefined || v === null) continue;
     const q = toQuantity(v);
-    if (q === undefined)
-      return bad(
-        field,
-        `${typeof v === "bigint" ? `${v}n` : JSON.stringify(v)} is not a non-negative integer quantity`,
-      );
+    if (q === undefined) return bad(field, `${describeValue(v)} is not a non-negative integer quantity`);
     (tx as Record<string, unknown>)[field] = q;
   }
   if (tx.gasPrice !== undefined && (tx.maxFeePerGas !== undefined || tx.maxPriorityFeePerGas !== undefined))
