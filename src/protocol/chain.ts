@@ -13,6 +13,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { SentTransaction } from "../validators/types.ts";
+import { keepAliveFetch } from "../world/rpcHttp.ts";
 import type { World } from "../world/world.ts";
 import type { TransactionRequest } from "./transaction.ts";
 
@@ -35,7 +36,7 @@ export type ChainClients = {
 
 export function chainClients(url: string, world: World): ChainClients {
   const chain = localBsc(url);
-  const transport = http(url, { retryCount: 0, timeout: 30_000 });
+  const transport = http(url, { retryCount: 0, timeout: 30_000, fetchFn: keepAliveFetch });
   return {
     url,
     public: createPublicClient({ chain, transport }) as PublicClient,

@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { SandboxError } from "../errors.ts";
+import { postJson } from "../world/rpcHttp.ts";
 import { GUARD_HOST } from "./networkBarrier.ts";
 
 /**
@@ -184,13 +185,8 @@ export async function startRpcGuard(parameters: StartRpcGuardParameters): Promis
     }));
     let answers: JsonRpcResponse[];
     try {
-      const response = await fetch(upstream, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
-      });
-      const parsed = (await response.json()) as unknown;
+      const response = await postJson(String(upstream), JSON.stringify(body), UPSTREAM_TIMEOUT_MS);
+      const parsed = JSON.parse(response.text) as unknown;
       if (!Array.isArray(parsed)) throw new Error("upstream did not answer a batch with an array");
       answers = parsed as JsonRpcResponse[];
     } catch {

@@ -1,5 +1,6 @@
 import { ChainError } from "../errors.ts";
 import { type AnvilHandle, startAnvil } from "./anvil.ts";
+import { postJson } from "./rpcHttp.ts";
 import { type World, worldStatePath } from "./world.ts";
 
 /**
@@ -16,13 +17,12 @@ export async function anvilRpc<T = unknown>(
 ): Promise<T> {
   let body: { result?: T; error?: { code: number; message: string } };
   try {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    body = (await response.json()) as typeof body;
+    const response = await postJson(
+      url,
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      timeoutMs,
+    );
+    body = JSON.parse(response.text) as typeof body;
   } catch (error) {
     throw new ChainError(`Anvil at ${url} did not answer ${method}.`, { cause: error });
   }
