@@ -1,7 +1,6 @@
 import { appendFileSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Reporter, TestCase, TestModule } from "vitest/node";
-import { isLocalModel } from "../src/models/resolve.ts";
 import { buildManifest } from "../src/reporting/manifest.ts";
 import { renderShortfalls, renderSummary, summarize } from "../src/reporting/summary.ts";
 import type { InstanceResult, RunResults } from "../src/reporting/types.ts";
@@ -24,8 +23,8 @@ declare module "vitest" {
  * The benchmark's Vitest reporter: a thin adapter. It collects each test's `meta().questbench`,
  * appends it to `instances.jsonl` as soon as it finishes (a crash keeps every finished result), and
  * at the end writes `results.json`, rewrites `instances.jsonl` to exactly the run's instances, and
- * prints the split totals (rendering lives in src/reporting). A provider-model run resumes: it keeps
- * the earlier lines of `instances.jsonl` (the benchmark test hands back the results it kept, marked
+ * prints the split totals (rendering lives in src/reporting). A run resumes (any model, unless
+ * `--fresh`): it keeps the earlier lines of `instances.jsonl` (the benchmark test hands back the results it kept, marked
  * `resumed`, and those are not appended again).
  */
 export default class QuestbenchReporter implements Reporter {
@@ -43,7 +42,7 @@ export default class QuestbenchReporter implements Reporter {
     this.opened = false;
     this.options = optionsFromEnvironment();
     this.outDir = path.resolve(this.options.out);
-    this.resume = !isLocalModel(this.options.model) && !this.options.fresh;
+    this.resume = !this.options.fresh;
   }
 
   onTestCaseResult(testCase: TestCase) {

@@ -1,12 +1,14 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { InstanceResult } from "../reporting/types.ts";
 import type { SamplingSettings } from "./types.ts";
 
 /**
  * What a finished result must match to be kept by a rerun (resume): model name, run seed, epoch,
- * task id, the task file's sha256 (an edited task runs again) and the sampling settings sent.
+ * task id, the task file's sha256 (an edited task runs again), the sampling settings sent and, for a
+ * `scripted:DIR` model, the hash of the task's response files (an edited answer runs again; see
+ * {@link scriptedResponsesHash}).
  */
 export function resumeKey(p: {
   model: string;
@@ -15,9 +17,41 @@ export function resumeKey(p: {
   taskId: string;
   taskSha256: string;
   sampling: SamplingSettings | null;
+  responsesSha256?: string | undefined;
 }): string {
-  const parts = [p.model, p.seed, p.epoch, p.taskId, p.taskSha256, p.sampling];
+  const parts: unknown[] = [p.model, p.seed, p.epoch, p.taskId, p.taskSha256, p.sampling];
+  // Appended only when set, so the keys of provider-model runs stay what they were.
+  if (p.responsesSha256 !== undefined) parts.push(p.responsesSha256);
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 32);
+}
+
+/**
+ * sha256 of the files a `scripted:DIR` model answers `taskId` from (SPEC.md §7): `DIR/<task-id>.md`
+ * and every file under `DIR/<task-id>/` (plan.md, round-N.md), names and contents, in name order.
+ * Missing files hash as absent, so adding one changes the hash too.
+ */
+export function scriptedResponsesHash(dir: string, taskId: string): string {
+  const hash = createHash("sha256");
+  const add = (file: string, name: string) => {
+    let content: Buffer | null = null;
+    try {
+      content = readFileSync(file);
+    } catch {
+      // absent
+    }
+    hash.update(`${name}\0${content === null ? "-" : content.length}\0`);
+    if (content) hash.update(content);
+  };
+  add(path.join(dir, `${taskId}.md`), `${taskId}.md`);
+  const folder = path.join(dir, taskId);
+  let names: string[] = [];
+  try {
+    if (statSync(folder).isDirectory()) names = readdirSync(folder).sort();
+  } catch {
+    // no folder
+  }
+  for (const name of names) add(path.join(folder, name), `${taskId}/${name}`);
+  return hash.digest("hex");
 }
 
 /**

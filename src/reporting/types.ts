@@ -81,6 +81,12 @@ export type InstanceResult = {
   resumeKey?: string | undefined;
   /** True when this result was kept from an earlier, interrupted invocation (not run again). */
   resumed?: boolean | undefined;
+  /**
+   * Infrastructure retries before this result (SPEC.md §3 "Pool"): attempts discarded because their
+   * Anvil instance died or stopped answering (ChainError, receipt timeout, failed health check after
+   * the attempt) and run again on a fresh instance. Absent when the first attempt stood.
+   */
+  infraRetries?: number | undefined;
 };
 
 export type SplitSummary = { score: number; max: number; passed: number; count: number };

@@ -1,13 +1,14 @@
+import { BaseError as ViemBaseError } from "viem";
 import { describe, expect, inject, test } from "vitest";
-import { ModelProviderError } from "../../src/errors.ts";
+import { ChainError, ModelProviderError, SandboxError } from "../../src/errors.ts";
 import { createBudget } from "../../src/models/budget.ts";
 import { effectiveSampling } from "../../src/models/providerModel.ts";
 import { resolveModelName } from "../../src/models/registry.ts";
 import { isLocalModel, resolveModel } from "../../src/models/resolve.ts";
-import { readFinished, resumeKey } from "../../src/models/resume.ts";
+import { readFinished, resumeKey, scriptedResponsesHash } from "../../src/models/resume.ts";
 import { modelSettings } from "../../src/models/settings.ts";
 import { costOf, estimateAttemptUsage } from "../../src/models/usage.ts";
-import { instanceFields, unevaluated } from "../../src/protocol/atomic.ts";
+import { type AtomicAttemptParameters, instanceFields, unevaluated } from "../../src/protocol/atomic.ts";
 import { runAttempt } from "../../src/protocol/attempt.ts";
 import { atomicPrompt, compositePrompt } from "../../src/protocol/prompt.ts";
 import type { InstanceResult } from "../../src/reporting/types.ts";
@@ -15,7 +16,7 @@ import { instantiate } from "../../src/tasks/instantiate.ts";
 import { type LoadedTask, loadTasks } from "../../src/tasks/load.ts";
 import { planInstances, selectTasks } from "../../src/tasks/select.ts";
 import type { Instance } from "../../src/tasks/types.ts";
-import { createAnvilPool } from "../../src/world/pool.ts";
+import { anvilRpc, createAnvilPool } from "../../src/world/pool.ts";
 import { loadWorld } from "../../src/world/world.ts";
 
 // The benchmark as Vitest tests: each selected task spec × epoch is one dynamic test that leases
@@ -30,8 +31,12 @@ const tasks = selectTasks(loadTasks(), options);
 const pool = createAnvilPool({ size: options.concurrency, world, attach: inject("anvilUrls") });
 const started = pool.start();
 
-// Resume: a provider-model run into an `--out` that holds finished results keeps them (README "Real models").
-const finished = local || options.fresh ? new Map<string, InstanceResult>() : readFinished(options.out);
+// Resume: a run into an `--out` that holds finished results keeps them (README "Real models"), for
+// every model; a scripted:DIR model's key includes its response files, so an edited answer runs again.
+const finished = options.fresh ? new Map<string, InstanceResult>() : readFinished(options.out);
+const scriptedDir = options.model.startsWith("scripted:")
+  ? options.model.slice("scripted:".length)
+  : undefined;
 const budget =
   options.budget !== undefined && resolved?.price
     ? createBudget({ limitUsd: options.budget, spentUsd: () => model.stats?.().spentUsd ?? 0 })
@@ -83,6 +88,56 @@ function providerErrorResult(
   };
 }
 
+/** Attempts run again on a fresh instance after an infrastructure fault, at most. */
+const MAX_INFRA_RETRIES = 2;
+
+/**
+ * Harness-side faults of the chain, not the model's: Anvil gone or not answering (ChainError, a viem
+ * transport error or receipt-wait timeout on the harness's own clients) or a sandbox that died
+ * before running any model code (SandboxError). Model faults are results, never exceptions.
+ */
+const isInfraFault = (error: unknown) =>
+  error instanceof ChainError || error instanceof SandboxError || error instanceof ViemBaseError;
+
+/**
+ * One attempt on a leased instance, retried on a fresh lease when the instance failed under it
+ * (SPEC.md §3 "Pool": an infrastructure retry, never a model failure): the attempt threw an
+ * infrastructure fault, or the instance fails its health check after the attempt (killed mid-run,
+ * whatever the attempt then made of it). The released dead instance is replaced by the pool at its
+ * next lease. The result records `infraRetries` when there were any.
+ * @throws {ChainError} after {@link MAX_INFRA_RETRIES} retries; any other error of the attempt.
+ */
+async function attemptWithInfraRetry(p: Omit<AtomicAttemptParameters, "chain">): Promise<InstanceResult> {
+  for (let retries = 0; ; retries++) {
+    const lease = await pool.lease();
+    let fault: unknown;
+    try {
+      let result: InstanceResult | undefined;
+      try {
+        result = await runAttempt({ ...p, chain: lease });
+      } catch (error) {
+        if (!isInfraFault(error)) throw error;
+        fault = error;
+      }
+      const alive = await anvilRpc(lease.url, "eth_chainId", [], 2_000).then(
+        () => true,
+        (error) => {
+          fault ??= error;
+          return false;
+        },
+      );
+      if (result && alive) return retries > 0 ? { ...result, infraRetries: retries } : result;
+    } finally {
+      lease.release();
+    }
+    if (retries >= MAX_INFRA_RETRIES)
+      throw new ChainError(`${p.task.spec.id}: the chain failed under ${retries + 1} attempts in a row.`, {
+        cause: fault,
+        details: "Each attempt hit an infrastructure fault; see the cause.",
+      });
+  }
+}
+
 describe.concurrent(`questbench · ${options.model} · seed ${options.seed}`, () => {
   for (const { task, epoch } of planInstances(tasks, options.epochs, options.shard)) {
     {
@@ -95,6 +150,8 @@ describe.concurrent(`questbench · ${options.model} · seed ${options.seed}`, ()
           taskId: task.spec.id,
           taskSha256: task.spec.sha256,
           sampling,
+          responsesSha256:
+            scriptedDir === undefined ? undefined : scriptedResponsesHash(scriptedDir, task.spec.id),
         });
         const previous = finished.get(key);
         if (previous) {
@@ -108,10 +165,9 @@ describe.concurrent(`questbench · ${options.model} · seed ${options.seed}`, ()
           skip(`--budget ${options.budget} USD would be passed`);
         }
         const t0 = performance.now();
-        const lease = await pool.lease();
         let result: InstanceResult | undefined;
         try {
-          result = { ...(await runAttempt({ task, instance, model, world, chain: lease })), resumeKey: key };
+          result = { ...(await attemptWithInfraRetry({ task, instance, model, world })), resumeKey: key };
         } catch (error) {
           if (!(error instanceof ModelProviderError)) throw error;
           const elapsed = Math.round(performance.now() - t0);
@@ -121,7 +177,6 @@ describe.concurrent(`questbench · ${options.model} · seed ${options.seed}`, ()
           };
           throw error;
         } finally {
-          lease.release();
           budget?.settle(result?.usage?.spentUsd ?? 0);
         }
         testCase.meta.questbench = result;
