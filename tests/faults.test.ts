@@ -1,0 +1,171 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { connect, createServer, type Server } from "node:net";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { loadTasks } from "../src/tasks/load.ts";
+import { loadWorld } from "../src/world/world.ts";
+import {
+  alive,
+  descendants,
+  questbench,
+  readInstanceLines,
+  readResults,
+  sleep,
+  tmp,
+  waitFor,
+} from "./helpers/cli.ts";
+import { startFakeProvider } from "./providers/fakeServer.ts";
+import { goldAnswers } from "./providers/gold.ts";
+
+// Faults around a real run: Anvil killed mid-run (infra retry), an edited scripted answer (resume
+// key), a provider that is down (provider_error, completed by a rerun).
+const tasks = loadTasks();
+const atomic = tasks.filter((t) => t.spec.split === "atomic");
+const composite = tasks.filter((t) => t.spec.split === "composite");
+
+/** Bytes the process has read so far (/proc/<pid>/io rchar): grows while Anvil serves requests. */
+function rchar(pid: number): number {
+  try {
+    return Number(/rchar:\s*(\d+)/.exec(readFileSync(`/proc/${pid}/io`, "utf8"))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+describe("faults during a run", () => {
+  test("an Anvil instance killed with SIGKILL mid-run is replaced and its instance retried: every instance scores 100", async () => {
+    const ids = [...atomic.slice(24, 30), ...composite.slice(6, 10)].map((t) => t.spec.id);
+    const out = tmp("qb-infra-");
+    let pid = 0;
+    let done = false;
+    const run = questbench(
+      ["--model", "reference", "--tasks", ids.join(","), "--concurrency", "2", "--out", out],
+      (p) => {
+        pid = p;
+      },
+    ).finally(() => {
+      done = true;
+    });
+    const killed: number[] = [];
+    const retried = () => readInstanceLines(out).some((i) => (i.infraRetries ?? 0) > 0);
+    // Kill an Anvil that is serving an attempt (its read counter moving) after each finished instance,
+    // until a retry shows in instances.jsonl (a kill between two attempts is a plain replacement).
+    while (!done && killed.length < 4 && !retried()) {
+      const lines = readInstanceLines(out).length;
+      await waitFor(() => done || readInstanceLines(out).length > lines, "an instance to finish");
+      if (done) break;
+      const anvils = descendants(pid).filter(
+        (d) => /\/anvil(\s|$)/.test(d.cmdline.split(" ")[0] ?? "") && !killed.includes(d.pid),
+      );
+      let target: number | undefined;
+      for (let tries = 0; tries < 100 && target === undefined && !done; tries++) {
+        const before = anvils.map((a) => rchar(a.pid));
+        await sleep(15);
+        target = anvils.find((a, i) => rchar(a.pid) > before[i]!)?.pid;
+      }
+      if (target === undefined) continue;
+      process.kill(target, "SIGKILL");
+      killed.push(target);
+    }
+    const r = await run;
+    for (const p of killed) expect(alive(p)).toBe(false);
+    expect(r.code, r.stderr.slice(-3000)).toBe(0);
+    const results = readResults(out);
+    expect(results.instances.map((i) => i.taskId).sort()).toEqual([...ids].sort());
+    for (const i of results.instances) expect(i, i.taskId).toMatchObject({ score: 100, failure: null });
+    const retries = results.instances.reduce((n, i) => n + (i.infraRetries ?? 0), 0);
+    console.log(`Anvil kills: ${killed.length}, infra retries in results.json: ${retries}`);
+    expect(killed.length).toBeGreaterThan(0);
+    expect(retries).toBeGreaterThan(0);
+  }, 150_000);
+
+  test("a scripted model's edited answer is run again; its unedited answers are resumed", async () => {
+    const picked = atomic.slice(0, 2);
+    const dir = tmp("qb-scripted-");
+    for (const t of picked) writeFileSync(path.join(dir, `${t.spec.id}.md`), t.spec.reference!.response!);
+    const out = tmp("qb-scripted-out-");
+    const args = [
+      "--model",
+      `scripted:${dir}`,
+      "--tasks",
+      picked.map((t) => t.spec.id).join(","),
+      "--out",
+      out,
+    ];
+    const r1 = await questbench(args);
+    expect(r1.code, r1.stderr.slice(-2000)).toBe(0);
+    expect(readResults(out).instances.every((i) => i.score === 100 && !i.resumed)).toBe(true);
+
+    const edited = picked[0]!.spec.id;
+    writeFileSync(
+      path.join(dir, `${edited}.md`),
+      `${picked[0]!.spec.reference!.response}\n\nEdited by hand.`,
+    );
+    const r2 = await questbench(args);
+    expect(r2.code, r2.stderr.slice(-2000)).toBe(0);
+    const results = readResults(out);
+    expect(Object.fromEntries(results.instances.map((i) => [i.taskId, i.resumed ?? false]))).toEqual({
+      [edited]: false,
+      [picked[1]!.spec.id]: true,
+    });
+    expect(results.instances.find((i) => i.taskId === edited)?.response).toContain("Edited by hand.");
+  }, 120_000);
+
+  test("a provider that refuses connections yields provider_error instances; a rerun once it is up completes them", async () => {
+    const picked = [atomic[0]!, composite[0]!];
+    const world = loadWorld();
+    const provider = await startFakeProvider(await goldAnswers({ tasks: picked, seed: 1, epochs: 1, world }));
+    // A fixed port where nothing listens yet: the model name (and its resume key) stays the same.
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, "127.0.0.1", () => {
+        const p = (probe.address() as { port: number }).port;
+        probe.close(() => resolve(p));
+      });
+    });
+    const args = [
+      "--model",
+      `openai-compatible:http://127.0.0.1:${port}/v1#gold`,
+      "--tasks",
+      picked.map((t) => t.spec.id).join(","),
+      "--max-retries",
+      "1",
+      "--out",
+      tmp("qb-down-"),
+      "--cache-dir",
+      tmp("qb-down-cache-"),
+    ];
+    const out = args[args.indexOf("--out") + 1]!;
+    let proxy: Server | undefined;
+    try {
+      const down = await questbench(args);
+      expect(down.code).toBe(1);
+      const failed = readResults(out);
+      expect(failed.instances.map((i) => i.failure?.class)).toEqual(["provider_error", "provider_error"]);
+      expect(failed.summary.providerErrors).toEqual({ atomic: 1, composite: 1, total: 2 });
+      expect(failed.summary.total).toMatchObject({ max: 0, count: 0 });
+      expect(provider.requests).toHaveLength(0);
+
+      // The provider comes up on that port.
+      const upstream = new URL(provider.openaiBaseURL);
+      proxy = createServer((socket) => {
+        const to = connect(Number(upstream.port), upstream.hostname);
+        socket.pipe(to).pipe(socket);
+        to.on("error", () => socket.destroy());
+        socket.on("error", () => to.destroy());
+      });
+      await new Promise<void>((resolve) => proxy!.listen(port, "127.0.0.1", resolve));
+      const up = await questbench(args);
+      expect(up.code, up.stderr.slice(-2000)).toBe(0);
+      const results = readResults(out);
+      expect(results.instances.map((i) => [i.score, i.failure, i.resumed ?? false])).toEqual([
+        [100, null, false],
+        [100, null, false],
+      ]);
+      expect(results.summary.providerErrors).toEqual({ atomic: 0, composite: 0, total: 0 });
+      expect(provider.requests.length).toBeGreaterThan(0);
+    } finally {
+      proxy?.close();
+      await provider.close();
+    }
+  }, 120_000);
+});
