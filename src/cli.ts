@@ -7,7 +7,7 @@ const HELP = `Usage:
              [--epochs K] [--concurrency C] [--out DIR]
              [--temperature T] [--max-tokens N] [--model-seed N] [--max-retries N] [--request-timeout S]
              [--cache on|off|replay] [--cache-dir DIR] [--budget USD] [--fresh]
-             [--shard i/n] [--junit FILE]
+             [--shard i/n] [--junit FILE] [--fork-url URL [--fork-block N|latest]]
       Run the benchmark (default: --model ${DEFAULT_OPTIONS.model} --split all --seed 1 --concurrency 2
       --out ${DEFAULT_OPTIONS.out}). Models: reference, scripted:DIR, a registry alias (claude-sonnet,
       gpt-5, deepseek-v3.2, … see src/models/registry.json), openrouter/<id>, <provider>:<model-id>,
@@ -17,6 +17,9 @@ const HELP = `Usage:
       --out keeps finished instances (--fresh starts over); --budget stops starting new instances once
       the projected spend would pass USD. --shard i/n runs the i-th of n disjoint parts of the
       instance list (merge them with questbench report); --junit also writes a JUnit XML report.
+      --fork-url runs on a fork of BNB Smart Chain at --fork-block (default latest, resolved once and
+      recorded): the agent's assets are provisioned by storage writes, the auxiliary contracts
+      deployed, and a task whose pre-state cannot be provisioned is skipped (README "Fork mode").
   questbench report <results.json or dirs…> --out DIR [--force]
       Merge runs of several models and shards into DIR/leaderboard.md, DIR/report.html and one
       merged results.json per model (DIR/runs/<model>/). Refuses runs whose manifests disagree

@@ -28,6 +28,13 @@ export type RunOptions = {
   shard?: { index: number; count: number } | undefined;
   /** Also write a JUnit XML report here (for CI consumers). */
   junit?: string | undefined;
+  /**
+   * Fork mode (SPEC.md §3, README "Fork mode"): JSON-RPC URL of the chain to fork (BNB Smart Chain).
+   * It may carry credentials; results and messages show it redacted.
+   */
+  forkUrl?: string | undefined;
+  /** Block to fork at; `latest` is resolved once at the start of the run. Default with --fork-url: latest. */
+  forkBlock?: number | "latest" | undefined;
 } & ModelOptions;
 
 export const DEFAULT_OPTIONS: RunOptions = {
@@ -59,6 +66,8 @@ const FLAGS = {
   fresh: { type: "boolean" },
   shard: { type: "string" },
   junit: { type: "string" },
+  "fork-url": { type: "string" },
+  "fork-block": { type: "string" },
 } as const;
 
 type FlagValues = Partial<Record<Exclude<keyof typeof FLAGS, "fresh">, string>> & { fresh?: boolean };
@@ -121,6 +130,16 @@ export function applyFlags(base: RunOptions, values: FlagValues): RunOptions {
     o.shard = { index: Number(m[1]), count: Number(m[2]) };
   }
   if (values.junit !== undefined) o.junit = values.junit;
+  if (values["fork-url"] !== undefined) {
+    if (!/^https?:\/\/./.test(values["fork-url"])) throw new UsageError("--fork-url must be an http(s) URL");
+    o.forkUrl = values["fork-url"];
+  }
+  if (values["fork-block"] !== undefined)
+    o.forkBlock =
+      values["fork-block"] === "latest" ? "latest" : positiveInt(values["fork-block"], "fork-block", 0);
+  if (o.forkBlock !== undefined && o.forkUrl === undefined)
+    throw new UsageError("--fork-block needs --fork-url");
+  if (o.forkUrl !== undefined && o.forkBlock === undefined) o.forkBlock = "latest";
   return o;
 }
 
