@@ -327,6 +327,17 @@ export async function provisionFork(
     });
   }
 
+  // P (TASKS.md §0) is a constant of the pinned block: read before provisioning mints any LP.
+  let P = "0";
+  await step("P", async () => {
+    const pair = pairs.pair_wbnb_usdt.address;
+    const [token0, [r0, r1]] = await Promise.all([
+      read<Address>(pair, pairAbi, "token0"),
+      read<[bigint, bigint, number]>(pair, pairAbi, "getReserves"),
+    ]);
+    P = lower(token0) === lower(CANONICAL.usdt) ? formatRatio(r0, r1) : formatRatio(r1, r0);
+  });
+
   /** The treasury mints ≥ `lp` wei of a pair's LP through the router (1 % over the pro-rata amounts). */
   async function mintLp(key: "pair_usdt_busd" | "pair_wbnb_usdt", lp: bigint) {
     const pair = pairs[key]!.address;
@@ -452,15 +463,6 @@ export async function provisionFork(
     else if (key.startsWith("pair_")) contracts[key] = pairs[key as PairKey]?.address ?? zeroAddress;
     else if (!(key in CANONICAL)) contracts[key] = aux[key] ?? zeroAddress;
   }
-  let P = "0";
-  await step("P", async () => {
-    const pair = contracts.pair_wbnb_usdt;
-    const [token0, [r0, r1]] = await Promise.all([
-      read<Address>(pair, pairAbi, "token0"),
-      read<[bigint, bigint, number]>(pair, pairAbi, "getReserves"),
-    ]);
-    P = lower(token0) === lower(CANONICAL.usdt) ? formatRatio(r0, r1) : formatRatio(r1, r0);
-  });
   const tokens = { ...local.tokens };
   for (const key of ["wbnb", "usdt", "busd", "cake"] as TokenKey[])
     await step(`metadata ${key}`, async () => {
