@@ -86,6 +86,16 @@ export default class QuestbenchReporter implements Reporter {
       process.stdout.write(
         `Not started (--budget ${this.options.budget} USD): ${this.notStarted.map((n) => n.taskId).join(", ")}\n`,
       );
+    const resumed = instances.filter((i) => i.resumed).length;
+    if (resumed > 0)
+      process.stdout.write(
+        `Resumed: ${resumed} instance(s) kept from an earlier run into this --out (--fresh runs them again).\n`,
+      );
+    const retries = instances.reduce((n, i) => n + (i.infraRetries ?? 0), 0);
+    if (retries > 0)
+      process.stdout.write(
+        `Infrastructure retries: ${retries} attempt(s) run again after their Anvil instance failed (not scored).\n`,
+      );
     process.stdout.write(
       `Results: ${path.relative(process.cwd(), path.join(this.outDir, "results.json"))}\n`,
     );

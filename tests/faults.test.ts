@@ -77,6 +77,7 @@ describe("faults during a run", () => {
     console.log(`Anvil kills: ${killed.length}, infra retries in results.json: ${retries}`);
     expect(killed.length).toBeGreaterThan(0);
     expect(retries).toBeGreaterThan(0);
+    expect(r.stdout).toContain(`Infrastructure retries: ${retries} attempt(s) run again`);
   }, 150_000);
 
   test("a scripted model's edited answer is run again; its unedited answers are resumed", async () => {

@@ -49,6 +49,7 @@ async function interruptedThenResumed(ids: string[], signal: "SIGINT" | "SIGKILL
   expect(results.instances.map((i) => i.taskId).sort()).toEqual([...ids].sort());
   expect(results.instances.every((i) => i.score === 100)).toBe(true);
   const resumed = results.instances.filter((i) => i.resumed).map((i) => i.taskId);
+  expect(r2.stdout).toContain(`Resumed: ${resumed.length} instance(s) kept from an earlier run`);
   expect(resumed.sort()).toEqual(keptIds.sort());
   // Nothing lost: each kept result is the one in the final results, unchanged.
   for (const k of kept) {
