@@ -80,6 +80,41 @@ describe("faults during a run", () => {
     expect(r.stdout).toContain(`Infrastructure retries: ${retries} attempt(s) run again`);
   }, 150_000);
 
+  test("an instance whose chain fails under every retry is recorded as infra_error and scored 0, not dropped", async () => {
+    const ids = [atomic[30]!.spec.id, atomic[31]!.spec.id];
+    const out = tmp("qb-infra-exhausted-");
+    let pid = 0;
+    let done = false;
+    const run = questbench(
+      ["--model", "reference", "--tasks", ids.join(","), "--concurrency", "1", "--out", out],
+      (p) => {
+        pid = p;
+      },
+    ).finally(() => {
+      done = true;
+    });
+    // Once the first instance has finished, kill every Anvil of the run as soon as it appears.
+    await waitFor(() => done || readInstanceLines(out).length > 0, "the first instance");
+    let kills = 0;
+    while (!done) {
+      for (const d of descendants(pid))
+        if (/\/anvil(\s|$)/.test(d.cmdline.split(" ")[0] ?? "")) {
+          process.kill(d.pid, "SIGKILL");
+          kills++;
+        }
+      await sleep(20);
+    }
+    const r = await run;
+    expect(r.code).toBe(1);
+    const results = readResults(out);
+    const [first, second] = ids.map((id) => results.instances.find((i) => i.taskId === id));
+    expect(first).toMatchObject({ score: 100 });
+    expect(second).toMatchObject({ score: 0, failure: { class: "infra_error" }, infraRetries: 2 });
+    // Counted: a broken chain cannot shrink the maximum.
+    expect(results.summary.atomic).toMatchObject({ score: 100, max: 200, count: 2 });
+    console.log(`Anvil kills: ${kills}; ${second?.failure?.reason}`);
+  }, 150_000);
+
   test("a scripted model's edited answer is run again; its unedited answers are resumed", async () => {
     const picked = atomic.slice(0, 2);
     const dir = tmp("qb-scripted-");

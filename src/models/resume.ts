@@ -56,8 +56,8 @@ export function scriptedResponsesHash(dir: string, taskId: string): string {
 
 /**
  * The finished results of earlier invocations in `<outDir>/instances.jsonl`, by resume key. Later lines
- * win; results with a `provider_error` are left out (they are retried), and so are lines without a key
- * and a last line cut short by a kill.
+ * win; results with a `provider_error` or an `infra_error` are left out (they are retried), and so are
+ * lines without a key and a last line cut short by a kill.
  */
 export function readFinished(outDir: string): Map<string, InstanceResult> {
   const finished = new Map<string, InstanceResult>();
@@ -76,7 +76,8 @@ export function readFinished(outDir: string): Map<string, InstanceResult> {
       continue;
     }
     if (!result.resumeKey) continue;
-    if (result.failure?.class === "provider_error") finished.delete(result.resumeKey);
+    if (result.failure?.class === "provider_error" || result.failure?.class === "infra_error")
+      finished.delete(result.resumeKey);
     else finished.set(result.resumeKey, result);
   }
   return finished;

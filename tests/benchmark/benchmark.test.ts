@@ -16,7 +16,7 @@ import { instantiate } from "../../src/tasks/instantiate.ts";
 import { type LoadedTask, loadTasks } from "../../src/tasks/load.ts";
 import { planInstances, selectTasks } from "../../src/tasks/select.ts";
 import type { Instance } from "../../src/tasks/types.ts";
-import { anvilRpc, createAnvilPool } from "../../src/world/pool.ts";
+import { anvilRpc, createAnvilPool, type Lease } from "../../src/world/pool.ts";
 import { loadWorld } from "../../src/world/world.ts";
 
 // The benchmark as Vitest tests: each selected task spec × epoch is one dynamic test that leases
@@ -63,20 +63,25 @@ function priorCost(task: LoadedTask, instance: Instance): number {
   return costOf(usage, resolved?.price ?? null) ?? 0;
 }
 
-/** The result of an attempt the provider never answered: no score (left out of the totals), retried by the next run. */
+/**
+ * The result of an attempt the provider never answered (`provider_error`: no score, left out of the
+ * totals) or whose chain failed on every infrastructure retry (`infra_error`: scored 0 and counted,
+ * so an attempt cannot shrink the run's maximum by breaking its chain); both are retried by the next run.
+ */
 function providerErrorResult(
   task: LoadedTask,
   instance: Instance,
-  error: ModelProviderError,
+  error: ModelProviderError | ChainError,
   durationMs: number,
+  failureClass: "provider_error" | "infra_error" = "provider_error",
 ): InstanceResult {
   return {
     ...instanceFields(task, instance, model),
     score: 0,
     passed: false,
-    checks: unevaluated(task, "not evaluated: provider error"),
+    checks: unevaluated(task, `not evaluated: ${failureClass.replace("_", " ")}`),
     failure: {
-      class: "provider_error",
+      class: failureClass,
       code: (error as { code?: string }).code,
       reason: error.shortMessage,
     },
@@ -109,9 +114,11 @@ const isInfraFault = (error: unknown) =>
  */
 async function attemptWithInfraRetry(p: Omit<AtomicAttemptParameters, "chain">): Promise<InstanceResult> {
   for (let retries = 0; ; retries++) {
-    const lease = await pool.lease();
+    let lease: Lease | undefined;
     let fault: unknown;
     try {
+      // A lease fails when its instance cannot be booted again: an infrastructure fault as well.
+      lease = await pool.lease();
       let result: InstanceResult | undefined;
       try {
         result = await runAttempt({ ...p, chain: lease });
@@ -127,14 +134,27 @@ async function attemptWithInfraRetry(p: Omit<AtomicAttemptParameters, "chain">):
         },
       );
       if (result && alive) return retries > 0 ? { ...result, infraRetries: retries } : result;
+    } catch (error) {
+      if (!isInfraFault(error)) throw error;
+      fault = error;
     } finally {
-      lease.release();
+      lease?.release();
     }
-    if (retries >= MAX_INFRA_RETRIES)
-      throw new ChainError(`${p.task.spec.id}: the chain failed under ${retries + 1} attempts in a row.`, {
-        cause: fault,
-        details: "Each attempt hit an infrastructure fault; see the cause.",
-      });
+    if (retries >= MAX_INFRA_RETRIES) throw new InfraRetriesExhausted(p.task.spec.id, retries, fault);
+  }
+}
+
+/** {@link attemptWithInfraRetry} gave up: the chain failed under every attempt. */
+class InfraRetriesExhausted extends ChainError {
+  constructor(
+    taskId: string,
+    readonly retries: number,
+    cause: unknown,
+  ) {
+    super(`${taskId}: the chain failed under ${retries + 1} attempts in a row.`, {
+      cause,
+      details: `Each attempt hit an infrastructure fault; the last: ${cause instanceof Error ? cause.message.split("\n")[0] : String(cause)}`,
+    });
   }
 }
 
@@ -169,6 +189,20 @@ describe.concurrent(`questbench · ${options.model} · seed ${options.seed}`, ()
         try {
           result = { ...(await attemptWithInfraRetry({ task, instance, model, world })), resumeKey: key };
         } catch (error) {
+          if (error instanceof InfraRetriesExhausted) {
+            testCase.meta.questbench = {
+              ...providerErrorResult(
+                task,
+                instance,
+                error,
+                Math.round(performance.now() - t0),
+                "infra_error",
+              ),
+              infraRetries: error.retries,
+              resumeKey: key,
+            };
+            throw error;
+          }
           if (!(error instanceof ModelProviderError)) throw error;
           const elapsed = Math.round(performance.now() - t0);
           testCase.meta.questbench = {
