@@ -1,6 +1,8 @@
+import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { allocateSandboxUid, releaseSandboxUid } from "../src/sandbox/executeModule.ts";
 import {
   type ExecuteModuleParameters,
   executeModule,
@@ -9,7 +11,12 @@ import {
   transpileModule,
 } from "../src/sandbox/index.ts";
 import { libraryBundle } from "../src/sandbox/libraryBundle.ts";
-import { ensureNetworkBarrier, GUARD_HOST } from "../src/sandbox/networkBarrier.ts";
+import {
+  ensureNetworkBarrier,
+  GUARD_HOST,
+  SANDBOX_GID,
+  SANDBOX_UIDS,
+} from "../src/sandbox/networkBarrier.ts";
 import { type AnvilHandle, startAnvil } from "../src/world/anvil.ts";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -309,12 +316,43 @@ describe("executeModule: the sandbox", () => {
     expect(result).toMatchObject({ ok: true, value: 1 });
   });
 
-  test("runs as nobody when the harness is root", async () => {
-    const result = await run(
-      "export async function executeSkill() { return [process.getuid!(), process.getgid!()]; }",
-    );
-    const expected = process.getuid?.() === 0 ? [65534, 65534] : [process.getuid?.(), process.getgid?.()];
-    expect(result).toMatchObject({ ok: true, value: expected });
+  const root = process.getuid?.() === 0;
+
+  test("runs each live child as a uid of its own in group nogroup when the harness is root", async () => {
+    const source = `export async function executeSkill() {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return [process.getuid(), process.getgid()];
+    }`;
+    const results = await Promise.all(Array.from({ length: 4 }, () => run(source)));
+    const ids = results.map((r) => (r as { value: [number, number] }).value);
+    for (const r of results) expect(r.ok).toBe(true);
+    if (!root) {
+      for (const id of ids) expect(id).toEqual([process.getuid?.(), process.getgid?.()]);
+      return;
+    }
+    for (const [uid, gid] of ids) {
+      expect(uid).toBeGreaterThanOrEqual(SANDBOX_UIDS.first);
+      expect(uid).toBeLessThan(SANDBOX_UIDS.first + SANDBOX_UIDS.count);
+      expect(gid).toBe(SANDBOX_GID);
+    }
+    expect(new Set(ids.map(([uid]) => uid)).size).toBe(4);
+  });
+
+  test.skipIf(!root)("cannot signal another execution's process (each has its own uid)", async () => {
+    // The victim runs as a sandbox uid this process has handed out, as a concurrent child would.
+    const victimUid = allocateSandboxUid();
+    const victim = spawn("sleep", ["30"], { uid: victimUid, gid: SANDBOX_GID, stdio: "ignore" });
+    try {
+      const result = await run(`export async function executeSkill() {
+        try { process.kill(${victim.pid}, "SIGKILL"); return "killed"; } catch (error) { return error.code; }
+      }`);
+      expect(result).toMatchObject({ ok: true, value: "EPERM" });
+      expect(victim.exitCode).toBe(null);
+      expect(() => process.kill(victim.pid!, 0)).not.toThrow();
+    } finally {
+      victim.kill("SIGKILL");
+      releaseSandboxUid(victimUid);
+    }
   });
 
   test("denies spawning a child process", async () => {

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { SandboxError } from "../errors.ts";
 import { type LibraryBundle, libraryBundle } from "./libraryBundle.ts";
-import { ensureNetworkBarrier, SANDBOX_UID } from "./networkBarrier.ts";
+import { ensureNetworkBarrier, SANDBOX_GID, SANDBOX_UIDS } from "./networkBarrier.ts";
 import { reviveValue } from "./reviveValue.ts";
 import { sandboxLibraries } from "./sandboxLibraries.ts";
 import { transpileModule } from "./transpile.ts";
@@ -57,7 +57,32 @@ export type ExecuteModuleResult =
 
 export type ExecuteModuleReturnType = ExecuteModuleResult;
 
-const NOBODY = SANDBOX_UID;
+const NOGROUP = SANDBOX_GID;
+/** uids of this process's live children; a new child never shares one with a live child. */
+const uidsInUse = new Set<number>();
+let nextUid = SANDBOX_UIDS.first + Math.floor(Math.random() * SANDBOX_UIDS.count);
+
+/**
+ * A uid of {@link SANDBOX_UIDS} no live child of this process holds. The walk starts at a random
+ * point, so harness processes running side by side (Vitest workers, parallel runs) are unlikely to
+ * meet; within one process uids are never shared while a child lives.
+ */
+export function allocateSandboxUid(): number {
+  for (let tries = 0; tries < SANDBOX_UIDS.count; tries++) {
+    const uid = nextUid;
+    nextUid = SANDBOX_UIDS.first + ((nextUid - SANDBOX_UIDS.first + 1) % SANDBOX_UIDS.count);
+    if (!uidsInUse.has(uid)) {
+      uidsInUse.add(uid);
+      return uid;
+    }
+  }
+  throw new SandboxError("Every sandbox uid is in use.");
+}
+
+/** Returns a uid from {@link allocateSandboxUid} once its process is gone. */
+export function releaseSandboxUid(uid: number): void {
+  uidsInUse.delete(uid);
+}
 const STDERR_TAIL_BYTES = 32 * 1024;
 /** Room on the result channel for the envelope and an error message, beyond the value itself. */
 const ENVELOPE_BYTES = 64 * 1024;
@@ -80,7 +105,8 @@ function permissionFlag(): string {
  * only its own two files and the package folders of ethers, viem and their run-time dependencies
  * (no project files, no `.env`, no fixtures); it may not write files, spawn processes or start
  * workers. It gets an empty environment (`env: {}`), a V8 heap cap, a wall-clock timeout that kills
- * its whole process group, and when the harness runs as root it runs as `nobody` (uid/gid 65534).
+ * its whole process group, and when the harness runs as root it runs as a uid of its own (see
+ * {@link allocateSandboxUid}) in group `nogroup` (65534).
  * Node 20's permission model does not restrict the network: isolation from anything but the RPC
  * guard needs an OS barrier.
  *
@@ -199,7 +225,7 @@ function runsAsRoot(): boolean {
 /**
  * `<project>/.questbench/sandbox/<random>/`: inside the project so that bare `ethers` / `viem`
  * imports resolve to the project's node_modules by Node's normal lookup. As root the folder belongs to
- * root with group `nogroup` (0750), so `nobody` can read it and nothing else unprivileged can.
+ * root with group `nogroup` (0750), so the sandbox users can read it and nothing else unprivileged can.
  */
 function createPrivateDir(): string {
   const base = path.join(sandboxLibraries().projectRoot, ".questbench", "sandbox");
@@ -208,12 +234,12 @@ function createPrivateDir(): string {
     fs.mkdirSync(base, { recursive: true });
     fs.mkdirSync(dir, { mode: 0o700 });
     if (runsAsRoot()) {
-      // `nobody` must traverse the parents (x only, no listing) to reach its own folder.
+      // The sandbox users must traverse the parents (x only, no listing) to reach their folders.
       for (const parent of [path.dirname(base), base]) {
         const mode = fs.statSync(parent).mode & 0o777;
         if ((mode & 0o001) === 0) fs.chmodSync(parent, mode | 0o001);
       }
-      fs.chownSync(dir, 0, NOBODY);
+      fs.chownSync(dir, 0, NOGROUP);
       fs.chmodSync(dir, 0o750);
     }
   } catch (error) {
@@ -226,7 +252,7 @@ function writeReadOnly(file: string, text: string): void {
   try {
     fs.writeFileSync(file, text, { mode: 0o600 });
     if (runsAsRoot()) {
-      fs.chownSync(file, 0, NOBODY);
+      fs.chownSync(file, 0, NOGROUP);
       fs.chmodSync(file, 0o640);
     }
   } catch (error) {
@@ -297,13 +323,14 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
   let onClose: (() => void) | undefined;
   let maxChannelBytes = 1024 * 1024 + ENVELOPE_BYTES;
 
+  const uid = runsAsRoot() ? allocateSandboxUid() : undefined;
   const child = spawn(process.execPath, args, {
     cwd: dir,
     env: {},
     stdio: ["pipe", "pipe", "pipe", "pipe"],
     // A process group of its own, so a kill reaches anything it managed to start.
     detached: true,
-    ...(runsAsRoot() ? { uid: NOBODY, gid: NOBODY } : {}),
+    ...(uid !== undefined ? { uid, gid: NOGROUP } : {}),
   });
   const streams = [child.stdin, child.stdout, child.stderr, child.stdio[3]] as (
     | (NodeJS.ReadableStream & { ref?: () => void; unref?: () => void })
@@ -387,6 +414,7 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
   });
   child.on("close", (code, signal) => {
     closed = { code, signal };
+    if (uid !== undefined) releaseSandboxUid(uid);
     clearTimeout(bootTimer);
     if (readyAt === undefined) {
       // No model code runs before the runner says "ready": dying earlier is the harness's fault.

@@ -1,7 +1,13 @@
 import { execFileSync } from "node:child_process";
 
-/** uid/gid the sandboxed child runs as when the harness is root (`nobody`). */
-export const SANDBOX_UID = 65534;
+/**
+ * The uids sandboxed children run as when the harness is root: each child gets one of its own from
+ * this range, so no module can signal (kill) another execution's process, which Node's permission
+ * model does not prevent and a shared uid would allow. No account exists for these uids.
+ */
+export const SANDBOX_UIDS = { first: 600_000, count: 65_536 } as const;
+/** The group every sandboxed child runs in (`nogroup`): its private folder is readable by this group. */
+export const SANDBOX_GID = 65534;
 
 /**
  * The loopback address RPC guards listen on. Anvil and everything else of the harness listen on
@@ -29,7 +35,7 @@ function run(cmd: string, args: string[]): boolean {
 /**
  * Node 20's permission model does not restrict the network, so model code could otherwise scan
  * 127.0.0.1 for Anvil and call `anvil_setBalance` around the guard. When the harness is root on
- * Linux with iptables, sandboxed children (uid 65534) may open TCP connections to {@link GUARD_HOST}
+ * Linux with iptables, sandboxed children (uids of {@link SANDBOX_UIDS}) may open TCP connections to {@link GUARD_HOST}
  * only: every other packet they send (other loopback ports, other hosts, UDP/DNS, IPv6) is rejected.
  * The rules live in their own chain, installed once and idempotently.
  * @returns the barrier in force: `iptables-owner`, or `none` with the reason.
@@ -53,7 +59,7 @@ export function ensureNetworkBarrier(): NetworkBarrier {
       ...(allowGuard ? [`-A ${CHAIN} -d ${GUARD_HOST}/32 -p tcp -j RETURN`] : []),
       `-A ${CHAIN} -j REJECT --reject-with ${tool === "iptables" ? "icmp-port-unreachable" : "icmp6-port-unreachable"}`,
     ];
-    const jump = `OUTPUT -m owner --uid-owner ${SANDBOX_UID} -j ${CHAIN}`;
+    const jump = `OUTPUT -m owner --uid-owner ${SANDBOX_UIDS.first}-${SANDBOX_UIDS.first + SANDBOX_UIDS.count - 1} -j ${CHAIN}`;
     const script = [
       `current=$(${tool} -S ${CHAIN} 2>/dev/null | grep -v '^-N ')`,
       `wanted='${rules.join("\n")}'`,
@@ -76,7 +82,7 @@ export function ensureNetworkBarrier(): NetworkBarrier {
   const v6 = install("ip6tables", false);
   cached = {
     kind: "iptables-owner",
-    detail: `uid ${SANDBOX_UID} may reach only ${GUARD_HOST} over TCP (IPv4)${v6 ? "; all its IPv6 traffic is rejected" : "; ip6tables unavailable"}`,
+    detail: `uids ${SANDBOX_UIDS.first}–${SANDBOX_UIDS.first + SANDBOX_UIDS.count - 1} may reach only ${GUARD_HOST} over TCP (IPv4)${v6 ? "; all its IPv6 traffic is rejected" : "; ip6tables unavailable"}`,
   };
   return cached;
 }
