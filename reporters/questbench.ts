@@ -1,11 +1,12 @@
 import { appendFileSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Reporter, TestCase, TestModule } from "vitest/node";
+import type { Reporter, TestCase, TestModule, Vitest } from "vitest/node";
 import { buildManifest } from "../src/reporting/manifest.ts";
 import { renderShortfalls, renderSummary, summarize } from "../src/reporting/summary.ts";
-import type { InstanceResult, RunResults } from "../src/reporting/types.ts";
+import type { ForkRecord, InstanceResult, RunResults, SkippedInstance } from "../src/reporting/types.ts";
 import { optionsFromEnvironment, type RunOptions } from "../src/runOptions.ts";
 import { loadTasks } from "../src/tasks/load.ts";
+import type { ForkContext } from "../src/world/fork/boot.ts";
 import { loadWorld } from "../src/world/world.ts";
 
 type NotStarted = NonNullable<RunResults["notStarted"]>[number];
@@ -16,6 +17,8 @@ declare module "vitest" {
     questbench?: InstanceResult;
     /** An instance the benchmark test did not start (`--budget`). */
     questbenchNotStarted?: NotStarted;
+    /** Fork mode: an instance skipped because its pre-state could not be provisioned. */
+    questbenchSkipped?: SkippedInstance;
   }
 }
 
@@ -30,15 +33,28 @@ declare module "vitest" {
 export default class QuestbenchReporter implements Reporter {
   private instances: InstanceResult[] = [];
   private notStarted: NotStarted[] = [];
+  private skipped: SkippedInstance[] = [];
+  private vitest: Vitest | undefined;
   private options: RunOptions = optionsFromEnvironment();
   private outDir = "";
   private resume = false;
   private opened = false;
 
+  onInit(vitest: Vitest) {
+    this.vitest = vitest;
+  }
+
+  /** The fork the global setup provisioned (its `provide("fork")`), or null on the local world. */
+  private fork(): ForkContext | null {
+    const project = this.vitest?.projects.find((p) => p.name === "benchmark");
+    return (project?.getProvidedContext() as { fork?: ForkContext | null } | undefined)?.fork ?? null;
+  }
+
   onTestRunStart() {
     // Watch mode reruns: start every run from empty state.
     this.instances = [];
     this.notStarted = [];
+    this.skipped = [];
     this.opened = false;
     this.options = optionsFromEnvironment();
     this.outDir = path.resolve(this.options.out);
@@ -48,6 +64,7 @@ export default class QuestbenchReporter implements Reporter {
   onTestCaseResult(testCase: TestCase) {
     const meta = testCase.meta();
     if (meta.questbenchNotStarted) this.notStarted.push(meta.questbenchNotStarted);
+    if (meta.questbenchSkipped) this.skipped.push(meta.questbenchSkipped);
     const result = meta.questbench;
     if (!result) return;
     const file = path.join(this.outDir, "instances.jsonl");
@@ -61,18 +78,35 @@ export default class QuestbenchReporter implements Reporter {
   }
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>) {
-    if (this.instances.length === 0 && this.notStarted.length === 0) return;
+    if (this.instances.length === 0 && this.notStarted.length === 0 && this.skipped.length === 0) return;
     mkdirSync(this.outDir, { recursive: true });
     const order = (i: InstanceResult) => `${i.split === "atomic" ? 0 : 1}/${i.taskId}/${i.epoch}`;
     const instances = [...this.instances].sort((a, b) => order(a).localeCompare(order(b)));
-    const world = loadWorld();
+    const fork = this.fork();
+    const world = fork?.world ?? loadWorld();
+    const forkRecord: ForkRecord | undefined = fork
+      ? {
+          ...fork.manifest,
+          slots: fork.report.slots,
+          unprovisioned: fork.report.requirements
+            .filter((r) => !r.ok)
+            .map((r) => ({ id: r.id, detail: r.detail })),
+          timings: fork.report.timings,
+        }
+      : undefined;
     const taskFiles = Object.fromEntries(loadTasks().map((t) => [t.spec.file, t.spec.sha256]));
     const results: RunResults = {
       schemaVersion: 1,
-      manifest: buildManifest(this.options, taskFiles, { worldId: world.worldId, chainId: world.chainId }),
+      manifest: buildManifest(
+        this.options,
+        taskFiles,
+        { worldId: world.worldId, chainId: world.chainId },
+        forkRecord,
+      ),
       summary: summarize(instances),
       instances,
       ...(this.notStarted.length > 0 ? { notStarted: this.notStarted } : {}),
+      ...(this.skipped.length > 0 ? { skipped: this.skipped } : {}),
     };
     writeFileSync(path.join(this.outDir, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
     // One line per instance of this run (earlier lines of retried or stale instances dropped).
@@ -85,6 +119,10 @@ export default class QuestbenchReporter implements Reporter {
     if (this.notStarted.length > 0)
       process.stdout.write(
         `Not started (--budget ${this.options.budget} USD): ${this.notStarted.map((n) => n.taskId).join(", ")}\n`,
+      );
+    if (this.skipped.length > 0)
+      process.stdout.write(
+        `Skipped on the fork (pre-state not provisioned; not a model failure): ${this.skipped.length} instance(s), left out of the scores and maxima above (${this.skipped.length * 100} points).\n${this.skipped.map((s) => `  ${s.taskId} (epoch ${s.epoch}): ${s.reason}`).join("\n")}\n`,
       );
     const resumed = instances.filter((i) => i.resumed).length;
     if (resumed > 0)

@@ -8,7 +8,7 @@ import { modelSettings } from "../models/settings.ts";
 import type { RunOptions } from "../runOptions.ts";
 import { PROJECT_ROOT } from "../tasks/load.ts";
 import { anvilBinaryPath } from "../world/anvil.ts";
-import type { RunManifest } from "./types.ts";
+import type { ForkRecord, RunManifest } from "./types.ts";
 
 function gitCommit(): string | null {
   try {
@@ -31,11 +31,15 @@ function anvilVersion(): string {
   }
 }
 
-/** The run manifest of results.json: what a reader needs to reproduce or compare the run. */
+/**
+ * The run manifest of results.json: what a reader needs to reproduce or compare the run.
+ * @param fork fork mode only: the pinned block, redacted URL and what provisioning found.
+ */
 export function buildManifest(
   options: RunOptions,
   taskFiles: Record<string, string>,
   world: { worldId: string; chainId: number },
+  fork?: ForkRecord | undefined,
 ): RunManifest {
   const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")) as {
     version: string;
@@ -53,6 +57,7 @@ export function buildManifest(
     chainId: world.chainId,
     nodeVersion: process.version,
     startedAt: new Date().toISOString(),
+    ...(fork ? { fork } : {}),
     ...providerManifest(options),
   };
 }

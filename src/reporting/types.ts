@@ -104,6 +104,8 @@ export type RunManifest = {
   chainId: number;
   nodeVersion: string;
   startedAt: string;
+  /** Fork mode (README "Fork mode"): what was forked and how it was provisioned; absent on the local world. */
+  fork?: ForkRecord | null;
   /** Provider models: where the model was called and at what price (null for reference and scripted). */
   provider?: {
     name: string;
@@ -126,6 +128,31 @@ export type RunManifest = {
   } | null;
 };
 
+/** results.json `manifest.fork`: the pinned block of a fork run and what provisioning found. */
+export type ForkRecord = {
+  chainId: number;
+  /** The block forked (`--fork-block latest` resolved once at the start of the run). */
+  blockNumber: number;
+  blockHash: string;
+  /** `--fork-url` with credentials redacted (userinfo, query values, key-like path segments → ***). */
+  url: string;
+  /** Storage slots of the canonical tokens found by probing (null: not found). */
+  slots: Record<
+    string,
+    {
+      balance: { slot: number; layout: "solidity" | "vyper"; offset: number } | null;
+      allowance: { slot: number; layout: "solidity" | "vyper" } | null;
+    }
+  >;
+  /** Requirements of TASKS.md §2 that could not be provisioned (empty when every one was). */
+  unprovisioned: { id: string; detail: string }[];
+  /** Milliseconds spent probing slots and provisioning in all (first instance). */
+  timings: { probeMs: number; provisionMs: number };
+};
+
+/** An instance not run because its pre-state could not be provisioned on the fork. */
+export type SkippedInstance = { taskId: string; epoch: number; reason: string };
+
 /** The whole of results.json. */
 export type RunResults = {
   schemaVersion: 1;
@@ -147,5 +174,10 @@ export type RunResults = {
   };
   /** Instances not started because `--budget` would have been passed (a rerun with a higher budget runs them). */
   notStarted?: { taskId: string; epoch: number; reason: "budget" }[] | undefined;
+  /**
+   * Fork mode: instances skipped because their pre-state could not be provisioned on the fork. They
+   * are no model failure: left out of `instances` and of every score, max and count.
+   */
+  skipped?: SkippedInstance[] | undefined;
   instances: InstanceResult[];
 };

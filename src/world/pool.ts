@@ -102,6 +102,12 @@ export type CreateAnvilPoolParameters = {
    * when one of them must be replaced. `size` is then `attach.length`.
    */
   attach?: string[] | undefined;
+  /**
+   * Starts one instance in place of booting from `stateFile` (fork mode: fork + provisioning, see
+   * src/world/fork/boot.ts). It must return an instance at `world.snapshot`; the pool pins its clock
+   * and takes the snapshot as for a state-file boot.
+   */
+  boot?: (() => Promise<AnvilHandle>) | undefined;
 };
 
 /** N Anvil instances leased one user at a time, FIFO (SPEC.md §3, Isolation and Pool). */
@@ -171,7 +177,9 @@ export function createAnvilPool(parameters: CreateAnvilPoolParameters): AnvilPoo
   async function boot(slot: Slot): Promise<void> {
     await slot.handle?.stop();
     slot.handle = undefined;
-    const handle = await startAnvil({ loadState: stateFile, chainId: parameters.world.chainId });
+    const handle = parameters.boot
+      ? await parameters.boot()
+      : await startAnvil({ loadState: stateFile, chainId: parameters.world.chainId });
     slot.handle = handle;
     await primeWorldClock(handle.url);
     slot.snapshotId = await anvilRpc<string>(handle.url, "evm_snapshot");

@@ -16,19 +16,32 @@ import { instantiate } from "../../src/tasks/instantiate.ts";
 import { type LoadedTask, loadTasks } from "../../src/tasks/load.ts";
 import { planInstances, selectTasks } from "../../src/tasks/select.ts";
 import type { Instance } from "../../src/tasks/types.ts";
+import { bootForkInstance } from "../../src/world/fork/boot.ts";
 import { anvilRpc, createAnvilPool, type Lease } from "../../src/world/pool.ts";
 import { loadWorld } from "../../src/world/world.ts";
 
 // The benchmark as Vitest tests: each selected task spec × epoch is one dynamic test that leases
 // an Anvil, runs one attempt and hands its result to the reporter through `meta`.
 const options = inject("questbench");
-const world = loadWorld();
+// Fork mode: the world the global setup provisioned on the fork (its addresses), not world.json.
+const fork = inject("fork");
+const world = fork?.world ?? loadWorld();
 const model = resolveModel(options.model, options);
 const local = isLocalModel(options.model);
 const resolved = local ? null : resolveModelName(options.model);
 const sampling = resolved ? effectiveSampling(resolved, modelSettings(options).sampling) : null;
 const tasks = selectTasks(loadTasks(), options);
-const pool = createAnvilPool({ size: options.concurrency, world, attach: inject("anvilUrls") });
+const forkUrl = options.forkUrl;
+const pool = createAnvilPool({
+  size: options.concurrency,
+  world,
+  attach: inject("anvilUrls"),
+  // A fork instance that must be replaced is forked and provisioned again (same world, or it throws).
+  boot:
+    fork && forkUrl
+      ? async () => (await bootForkInstance({ url: forkUrl, fork: fork.manifest, expect: world })).handle
+      : undefined,
+});
 const started = pool.start();
 
 // Resume: a run into an `--out` that holds finished results keeps them (README "Real models"), for
@@ -173,6 +186,12 @@ describe.concurrent(`questbench · ${options.model} · seed ${options.seed}`, ()
           responsesSha256:
             scriptedDir === undefined ? undefined : scriptedResponsesHash(scriptedDir, task.spec.id),
         });
+        // Fork mode: a task whose pre-state could not be provisioned is skipped, not scored 0.
+        const unprovisioned = fork?.skipped[task.spec.id];
+        if (unprovisioned) {
+          testCase.meta.questbenchSkipped = { taskId: task.spec.id, epoch, reason: unprovisioned };
+          skip(unprovisioned);
+        }
         const previous = finished.get(key);
         if (previous) {
           testCase.meta.questbench = { ...previous, resumed: true };
