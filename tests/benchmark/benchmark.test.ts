@@ -12,6 +12,7 @@ import { type AtomicAttemptParameters, instanceFields, unevaluated } from "../..
 import { runAttempt } from "../../src/protocol/attempt.ts";
 import { atomicPrompt, compositePrompt } from "../../src/protocol/prompt.ts";
 import type { InstanceResult } from "../../src/reporting/types.ts";
+import { setWarmSandboxChildren } from "../../src/sandbox/executeModule.ts";
 import { instantiate } from "../../src/tasks/instantiate.ts";
 import { type LoadedTask, loadTasks } from "../../src/tasks/load.ts";
 import { planInstances, selectTasks } from "../../src/tasks/select.ts";
@@ -32,6 +33,9 @@ const resolved = local ? null : resolveModelName(options.model);
 const sampling = resolved ? effectiveSampling(resolved, modelSettings(options).sampling) : null;
 const tasks = selectTasks(loadTasks(), options);
 const forkUrl = options.forkUrl;
+// Children booted ahead of need (one per attempt in flight, at most 8): with a slow model the boots
+// happen while the provider thinks, off every execution's critical path.
+setWarmSandboxChildren(Math.min(8, Math.max(2, options.concurrency)));
 const pool = createAnvilPool({
   size: options.concurrency,
   world,
