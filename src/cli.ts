@@ -6,7 +6,7 @@ const HELP = `Usage:
   questbench [--model M] [--split atomic|composite|all] [--tasks id,id] [--seed N]
              [--epochs K] [--concurrency C] [--out DIR]
              [--temperature T] [--max-tokens N] [--model-seed N] [--max-retries N] [--request-timeout S]
-             [--cache on|off|replay] [--cache-dir DIR] [--budget USD] [--fresh]
+             [--provider-concurrency N] [--cache on|off|replay] [--cache-dir DIR] [--budget USD] [--fresh]
              [--shard i/n] [--junit FILE] [--fork-url URL [--fork-block N|latest]]
       Run the benchmark (default: --model ${DEFAULT_OPTIONS.model} --split all --seed 1 --concurrency 2
       --out ${DEFAULT_OPTIONS.out}). Models: reference, scripted:DIR, a registry alias (claude-sonnet,

@@ -63,6 +63,7 @@ const FLAGS = {
   budget: { type: "string" },
   "max-retries": { type: "string" },
   "request-timeout": { type: "string" },
+  "provider-concurrency": { type: "string" },
   fresh: { type: "boolean" },
   shard: { type: "string" },
   junit: { type: "string" },
@@ -122,6 +123,8 @@ export function applyFlags(base: RunOptions, values: FlagValues): RunOptions {
     o.maxRetries = positiveInt(values["max-retries"], "max-retries", 0);
   if (values["request-timeout"] !== undefined)
     o.requestTimeout = positiveInt(values["request-timeout"], "request-timeout");
+  if (values["provider-concurrency"] !== undefined)
+    o.providerConcurrency = positiveInt(values["provider-concurrency"], "provider-concurrency");
   if (values.fresh !== undefined) o.fresh = values.fresh;
   if (values.shard !== undefined) {
     const m = /^(\d+)\/(\d+)$/.exec(values.shard);

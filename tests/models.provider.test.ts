@@ -146,6 +146,29 @@ describe("provider model", () => {
     await Promise.all(Array.from({ length: 20 }, (_, i) => model.generate(request(`c${i}`))));
     expect(maxInFlight).toBe(resolveModelName("claude-sonnet", {}).concurrency);
   });
+
+  const slowBurst = async (model: ReturnType<typeof providerModel>, prefix: string, count: number) => {
+    script = async () => {
+      await new Promise((r) => setTimeout(r, 100));
+      return { kind: "answer", text: "slow" };
+    };
+    maxInFlight = 0;
+    await Promise.all(Array.from({ length: count }, (_, i) => model.generate(request(`${prefix}${i}`))));
+    return maxInFlight;
+  };
+
+  test("--provider-concurrency replaces the registry's cap", async () => {
+    expect(await slowBurst(sonnet({ cache: "off", providerConcurrency: 3 }), "p", 12)).toBe(3);
+    expect(await slowBurst(sonnet({ cache: "off", providerConcurrency: 12 }), "q", 12)).toBe(12);
+  });
+
+  test("an openai-compatible server has no cap of its own: every request the run makes is in flight", async () => {
+    const env = { OPENAI_COMPATIBLE_API_KEY: "k" };
+    const resolved = resolveModelName(`openai-compatible:${server.openaiBaseURL}#m`, env);
+    expect(resolved.concurrency).toBeNull();
+    const model = providerModel(resolved, modelSettings({ cacheDir: tmp(), cache: "off" }, env), env);
+    expect(await slowBurst(model, "o", 16)).toBe(16);
+  });
 });
 
 describe("response cache", () => {

@@ -20,6 +20,7 @@ describe("run options", () => {
         "4",
         "--out",
         "o",
+        "--provider-concurrency=16",
       ]),
     ).toEqual({
       model: "scripted:x",
@@ -29,6 +30,7 @@ describe("run options", () => {
       epochs: 2,
       concurrency: 4,
       out: "o",
+      providerConcurrency: 16,
     });
   });
 
@@ -36,6 +38,7 @@ describe("run options", () => {
     [["--split", "both"], "--split must be atomic, composite or all, got 'both'"],
     [["--seed=-1"], "--seed must be an integer ≥ 0, got '-1'"],
     [["--concurrency", "0"], "--concurrency must be an integer ≥ 1, got '0'"],
+    [["--provider-concurrency", "0"], "--provider-concurrency must be an integer ≥ 1, got '0'"],
     [["--modle", "x"], "Unknown option '--modle'"],
   ])("refuses %j", (argv, message) => {
     expect(() => parseRunFlags(argv)).toThrow(message);

@@ -23,14 +23,16 @@ export function createLimit(size: number) {
 const limits = new Map<string, ReturnType<typeof createLimit>>();
 
 /**
- * The process-wide concurrency cap of one provider (registry `providers.<name>.concurrency`): every
- * model client of that provider in this process shares it.
+ * The process-wide concurrency cap of one provider (registry `providers.<name>.concurrency`, or
+ * `--provider-concurrency`): every model client of that provider and cap in this process shares it.
+ * `Infinity` is no cap (an `openai-compatible` server: the run's `--concurrency` bounds it).
  */
 export function providerLimit(provider: string, size: number) {
-  let limit = limits.get(provider);
+  const key = `${provider}#${size}`;
+  let limit = limits.get(key);
   if (!limit) {
     limit = createLimit(size);
-    limits.set(provider, limit);
+    limits.set(key, limit);
   }
   return limit;
 }

@@ -68,7 +68,10 @@ export function providerModel(
   const adapter: Adapter = model.api === "anthropic" ? anthropicAdapter(params) : openaiAdapter(params);
   const cache = createResponseCache({ dir: settings.cacheDir, mode: settings.cache });
   const sampling = effectiveSampling(model, settings.sampling);
-  const limit = providerLimit(cacheProvider(model), model.concurrency);
+  const limit = providerLimit(
+    cacheProvider(model),
+    settings.providerConcurrency ?? model.concurrency ?? Number.POSITIVE_INFINITY,
+  );
   const stats: ModelStats = {
     calls: 0,
     cachedCalls: 0,

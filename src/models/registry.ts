@@ -66,7 +66,11 @@ export type ResolvedModel = {
   seed: boolean;
   maxTokensParam: "max_tokens" | "max_completion_tokens";
   maxOutputTokens: number | null;
-  concurrency: number;
+  /**
+   * Requests in flight to this provider at once over the run (the registry's per-provider cap); null
+   * for `openai-compatible`, the user's own server: only `--concurrency` bounds it there.
+   */
+  concurrency: number | null;
   notes: string | null;
 };
 
@@ -169,7 +173,7 @@ export function resolveModelName(name: string, env: NodeJS.ProcessEnv = process.
       seed: true,
       maxTokensParam: "max_tokens",
       maxOutputTokens: null,
-      concurrency: 4,
+      concurrency: null,
       notes: null,
     };
   }

@@ -16,6 +16,8 @@ export type ModelSettings = {
   malformedRetries: number;
   /** Base of the backoff between those extra tries, in milliseconds. */
   malformedRetryDelayMs: number;
+  /** `--provider-concurrency`: overrides the provider's cap on requests in flight; null keeps it. */
+  providerConcurrency: number | null;
 };
 
 /** The paper's decoding temperature (§4.4). */
@@ -34,6 +36,8 @@ export type ModelOptions = {
   cacheDir?: string | undefined;
   maxRetries?: number | undefined;
   requestTimeout?: number | undefined;
+  /** Requests in flight to the provider at once (overrides the registry's cap). */
+  providerConcurrency?: number | undefined;
 };
 
 /**
@@ -54,5 +58,6 @@ export function modelSettings(o: ModelOptions, env: NodeJS.ProcessEnv = process.
     timeoutMs: (o.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_S) * 1000,
     malformedRetries: 2,
     malformedRetryDelayMs: 1000,
+    providerConcurrency: o.providerConcurrency ?? null,
   };
 }

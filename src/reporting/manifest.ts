@@ -88,6 +88,7 @@ function providerManifest(options: RunOptions): Partial<RunManifest> {
       maxRetries: settings.maxRetries,
       timeoutMs: settings.timeoutMs,
       budgetUsd: options.budget ?? null,
+      providerConcurrency: settings.providerConcurrency ?? model.concurrency,
     },
   };
 }

@@ -125,6 +125,8 @@ export type RunManifest = {
     maxRetries: number;
     timeoutMs: number;
     budgetUsd: number | null;
+    /** Requests in flight to the provider at once; null: no cap beyond `--concurrency`. */
+    providerConcurrency?: number | null;
   } | null;
 };
 
