@@ -9,7 +9,7 @@ import {
   parseTolerance,
   type Tolerance,
 } from "./compare.ts";
-import { CheckArgsError, type CheckCompileContext, type CheckContext, type CheckFactory } from "./types.ts";
+import { CheckArgsError, type CheckCompileContext, type CheckFactory } from "./types.ts";
 
 type DeltaOptions = {
   read: Expr;

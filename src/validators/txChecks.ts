@@ -2,7 +2,7 @@ import { evaluateExpr, formatExpr } from "../tasks/expr.ts";
 import { allowOnly, exprArg, optionalExprArg } from "./args.ts";
 import { scopeOf } from "./chainScope.ts";
 import { compareValues, describeComparison, parseTolerance } from "./compare.ts";
-import { CheckArgsError, type CheckContext, type CheckFactory } from "./types.ts";
+import { CheckArgsError, type CheckFactory } from "./types.ts";
 
 const noTx = { passed: false, detail: "no transaction was sent" } as const;
 const preScope = scopeOf;
