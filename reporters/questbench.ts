@@ -129,6 +129,12 @@ export default class QuestbenchReporter implements Reporter {
       process.stdout.write(
         `Resumed: ${resumed} instance(s) kept from an earlier run into this --out (--fresh runs them again).\n`,
       );
+    const { sandbox } = results.manifest;
+    const weak = sandbox ? Object.entries(sandbox).filter(([, b]) => b.kind === "none") : [];
+    if (weak.length > 0)
+      process.stdout.write(
+        `Sandbox without an OS barrier: ${weak.map(([name, b]) => `${name} (${b.detail})`).join("; ")}. Scores of untrusted models are not trustworthy here (docs/SECURITY.md).\n`,
+      );
     const retries = instances.reduce((n, i) => n + (i.infraRetries ?? 0), 0);
     if (retries > 0)
       process.stdout.write(

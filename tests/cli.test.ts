@@ -6,6 +6,8 @@ import { promisify } from "node:util";
 import AjvModule from "ajv";
 import { describe, expect, test } from "vitest";
 import type { RunResults } from "../src/reporting/types.ts";
+import { ensureMemoryBarrier } from "../src/sandbox/memoryCgroup.ts";
+import { ensureNetworkBarrier } from "../src/sandbox/networkBarrier.ts";
 import { PROJECT_ROOT } from "../src/tasks/load.ts";
 
 const run = promisify(execFile);
@@ -30,6 +32,11 @@ describe("npx questbench", () => {
     expect(results.manifest).toMatchObject({ model: "reference", seed: 2, chainId: 56 });
     expect(results.manifest.worldId).toMatch(/^sha256:/);
     expect(results.manifest.anvilVersion).toMatch(/anvil/i);
+    // The barriers the run's sandbox had are those this machine gives (docs/SECURITY.md).
+    expect(results.manifest.sandbox).toEqual({
+      network: ensureNetworkBarrier(),
+      memory: ensureMemoryBarrier(),
+    });
     expect(Object.keys(results.manifest.taskFiles).length).toBeGreaterThanOrEqual(2);
     expect(results.summary.atomic).toEqual({ score: 200, max: 200, passed: 2, count: 2 });
     expect(results.instances.map((i) => i.taskId)).toEqual(["bnb_transfer_basic", "erc20_transfer_fixed"]);

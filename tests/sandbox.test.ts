@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -11,6 +12,12 @@ import {
   transpileModule,
 } from "../src/sandbox/index.ts";
 import { libraryBundle } from "../src/sandbox/libraryBundle.ts";
+import {
+  ensureMemoryBarrier,
+  MEMORY_HEADROOM_MB,
+  memoryCgroupParent,
+  sweepMemoryCgroups,
+} from "../src/sandbox/memoryCgroup.ts";
 import {
   ensureNetworkBarrier,
   GUARD_HOST,
@@ -468,4 +475,61 @@ describe("network barrier", () => {
     expect(barrier.kind === "none" || barrier.detail.includes(GUARD_HOST)).toBe(true);
     expect(guard.url.startsWith(`http://${GUARD_HOST}:`)).toBe(true);
   });
+});
+
+describe("memory barrier", () => {
+  const barrier = ensureMemoryBarrier();
+  const parent = memoryCgroupParent();
+  // Groups of this process's children whose process is gone (other test files run beside this one).
+  const leftovers = () =>
+    readdirSync(parent!).filter((name) => {
+      const pid = new RegExp(`^child-(\\d+)-of-${process.pid}-`).exec(name)?.[1];
+      return pid !== undefined && !existsSync(`/proc/${pid}`);
+    });
+
+  test("uses the memory cgroup hierarchy this machine has, when root on Linux", () => {
+    const v1 = existsSync("/sys/fs/cgroup/memory/memory.limit_in_bytes");
+    if (process.getuid?.() === 0 && v1) {
+      expect(barrier.kind).toBe("cgroup-v1");
+      expect(parent).toBe("/sys/fs/cgroup/memory/questbench");
+    } else if (barrier.kind === "none") expect(barrier.detail).toMatch(/only V8's heap cap applies$/);
+  });
+
+  test.skipIf(barrier.kind === "none")(
+    "Buffers outside the V8 heap are stopped at the child's memory cgroup (memory_limit)",
+    async () => {
+      // 6 × 100 MiB of zero-filled Buffers: none of it is V8 heap, so --max-old-space-size cannot stop it.
+      const result = await run(
+        "export async function executeSkill() { const hoard = []; for (let i = 0; i < 6; i++) hoard.push(Buffer.alloc(100 * 2 ** 20, 1)); return { to: String(hoard.length) }; }",
+        { memoryMb: 64 },
+      );
+      expect(result).toMatchObject({
+        ok: false,
+        error: {
+          code: "memory_limit",
+          message: `The module exceeded its memory limit (64 MiB of JavaScript heap, ${64 + MEMORY_HEADROOM_MB} MiB for the whole process; SIGKILL).`,
+        },
+      });
+    },
+  );
+
+  test.skipIf(barrier.kind === "none")(
+    "a child's group is removed once it exits, and a dead child's leftover group is swept",
+    async () => {
+      const result = await run(
+        "export async function executeSkill() { return { to: '0x0000000000000000000000000000000000000001' }; }",
+      );
+      expect(result.ok).toBe(true);
+      const deadline = Date.now() + 5_000;
+      while (leftovers().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(leftovers()).toEqual([]);
+
+      // A harness killed with SIGKILL leaves its children's groups behind; pid 4194305 exceeds pid_max.
+      const stale = `child-4194305-of-${process.pid}-deadbeef`;
+      mkdirSync(path.join(parent!, stale));
+      expect(leftovers()).toEqual([stale]);
+      sweepMemoryCgroups();
+      expect(leftovers()).toEqual([]);
+    },
+  );
 });

@@ -6,6 +6,8 @@ import { resolveModelName } from "../models/registry.ts";
 import { isLocalModel } from "../models/resolve.ts";
 import { modelSettings } from "../models/settings.ts";
 import type { RunOptions } from "../runOptions.ts";
+import { ensureMemoryBarrier } from "../sandbox/memoryCgroup.ts";
+import { ensureNetworkBarrier } from "../sandbox/networkBarrier.ts";
 import { PROJECT_ROOT } from "../tasks/load.ts";
 import { anvilBinaryPath } from "../world/anvil.ts";
 import type { ForkRecord, RunManifest } from "./types.ts";
@@ -58,6 +60,7 @@ export function buildManifest(
     nodeVersion: process.version,
     startedAt: new Date().toISOString(),
     ...(fork ? { fork } : {}),
+    sandbox: { network: ensureNetworkBarrier(), memory: ensureMemoryBarrier() },
     ...providerManifest(options),
   };
 }

@@ -106,6 +106,16 @@ export type RunManifest = {
   startedAt: string;
   /** Fork mode (README "Fork mode"): what was forked and how it was provisioned; absent on the local world. */
   fork?: ForkRecord | null;
+  /**
+   * The OS barriers around sandboxed model code on the machine that ran (docs/SECURITY.md): without
+   * them a run of an untrusted model is not trustworthy.
+   */
+  sandbox?: {
+    /** `iptables-owner`: sandboxed code reaches only the RPC guards; `none`: no network barrier. */
+    network: { kind: string; detail: string };
+    /** `cgroup-v1`/`cgroup-v2`: a whole-process memory cap per child; `none`: V8's heap cap only. */
+    memory: { kind: string; detail: string };
+  };
   /** Provider models: where the model was called and at what price (null for reference and scripted). */
   provider?: {
     name: string;

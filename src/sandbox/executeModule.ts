@@ -4,6 +4,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { SandboxError } from "../errors.ts";
 import { type LibraryBundle, libraryBundle } from "./libraryBundle.ts";
+import {
+  type ChildMemoryLimit,
+  ensureMemoryBarrier,
+  limitChildMemory,
+  MEMORY_HEADROOM_MB,
+} from "./memoryCgroup.ts";
 import { ensureNetworkBarrier, SANDBOX_GID, SANDBOX_UIDS } from "./networkBarrier.ts";
 import { reviveValue } from "./reviveValue.ts";
 import { sandboxLibraries } from "./sandboxLibraries.ts";
@@ -139,6 +145,7 @@ export async function executeModule(parameters: ExecuteModuleParameters): Promis
 
   // Before any model code runs: keep sandboxed children off everything but the RPC guards.
   if (runsAsRoot()) ensureNetworkBarrier();
+  ensureMemoryBarrier();
   const libraries = await libraryBundle();
   const transpileStart = performance.now();
   const transpiled = await transpileModule(parameters.source, libraries.entries);
@@ -360,6 +367,7 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
     rejectReady = reject;
   });
   ready.catch(() => {}); // An idle child that dies is only noticed when taken.
+  let memoryLimit: ChildMemoryLimit | undefined;
   const bootTimer = setTimeout(() => {
     if (readyAt !== undefined) return;
     rejectReady(new SandboxError(`The sandbox process did not boot within ${BOOT_TIMEOUT_MS} ms.`));
@@ -415,6 +423,8 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
   child.on("close", (code, signal) => {
     closed = { code, signal };
     if (uid !== undefined) releaseSandboxUid(uid);
+    memoryLimit?.release();
+    if (disposed) setRef(false);
     clearTimeout(bootTimer);
     if (readyAt === undefined) {
       // No model code runs before the runner says "ready": dying earlier is the harness's fault.
@@ -441,7 +451,9 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
       if (disposed) return;
       disposed = true;
       killGroup();
-      setRef(false);
+      // A child in a memory cgroup keeps the harness alive until its close event removes the group
+      // (a few ms after the SIGKILL), so the run's last children leave no group behind.
+      if (!memoryLimit || closed) setRef(false);
       fs.rmSync(dir, { recursive: true, force: true });
     },
     run(input, options) {
@@ -486,10 +498,31 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
           timings.runMs = performance.now() - goAt;
           clearTimeout(timer);
           const { code, signal } = closed!;
-          result = classifyEnd(ended, code, signal, stderrTail.toString("utf8"), options, timings);
+          const processLimitMb = memoryLimit ? memoryLimit.limitBytes / 2 ** 20 : undefined;
+          result = classifyEnd(
+            ended,
+            code,
+            signal,
+            stderrTail.toString("utf8"),
+            options,
+            timings,
+            processLimitMb,
+          );
           resolve(result);
         };
         if (closed) return onClose();
+        // Into a memory cgroup of its own before the module arrives. Idle warm children stay out of
+        // one: a child killed at the harness's exit never sends the close event that removes it.
+        try {
+          memoryLimit = limitChildMemory(child.pid!, (options.memoryMb + MEMORY_HEADROOM_MB) * 2 ** 20);
+        } catch (error) {
+          clearTimeout(timer);
+          killGroup();
+          throw new SandboxError("Cannot put the sandbox process in its memory cgroup.", {
+            cause: error,
+            details: String(child.pid),
+          });
+        }
         child.stdin?.write(`${JSON.stringify(input)}\n`);
       });
     },
@@ -512,6 +545,7 @@ function classifyEnd(
   stderr: string,
   options: RunChildOptions,
   timings: ExecuteModuleTimings,
+  processLimitMb?: number,
 ): ExecuteModuleResult {
   if (ended === "timeout") {
     return fail(
@@ -528,11 +562,13 @@ function classifyEnd(
     );
   }
   // V8 prints "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory"
-  // and aborts (SIGABRT); a SIGKILL we did not send is the kernel's OOM killer.
+  // and aborts (SIGABRT); a SIGKILL we did not send is the kernel's OOM killer (the child's memory
+  // cgroup, or the machine's).
   if (/heap out of memory|Reached heap limit|Allocation failed/i.test(stderr) || signal === "SIGKILL") {
+    const limits = `${options.memoryMb} MiB of JavaScript heap${processLimitMb ? `, ${processLimitMb} MiB for the whole process` : ""}`;
     return fail(
       "memory_limit",
-      `The module exceeded the memory limit of ${options.memoryMb} MiB (${signal ?? `exit code ${code}`}).`,
+      `The module exceeded its memory limit (${limits}; ${signal ?? `exit code ${code}`}).`,
       timings,
     );
   }
