@@ -2,7 +2,12 @@ import { appendFileSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Reporter, TestCase, TestModule, Vitest } from "vitest/node";
 import { buildManifest } from "../src/reporting/manifest.ts";
-import { renderShortfalls, renderSummary, summarize } from "../src/reporting/summary.ts";
+import {
+  renderSandboxWarning,
+  renderShortfalls,
+  renderSummary,
+  summarize,
+} from "../src/reporting/summary.ts";
 import type { ForkRecord, InstanceResult, RunResults, SkippedInstance } from "../src/reporting/types.ts";
 import { optionsFromEnvironment, type RunOptions } from "../src/runOptions.ts";
 import { loadTasks } from "../src/tasks/load.ts";
@@ -129,12 +134,8 @@ export default class QuestbenchReporter implements Reporter {
       process.stdout.write(
         `Resumed: ${resumed} instance(s) kept from an earlier run into this --out (--fresh runs them again).\n`,
       );
-    const { sandbox } = results.manifest;
-    const weak = sandbox ? Object.entries(sandbox).filter(([, b]) => b.kind === "none") : [];
-    if (weak.length > 0)
-      process.stdout.write(
-        `Sandbox without an OS barrier: ${weak.map(([name, b]) => `${name} (${b.detail})`).join("; ")}. Scores of untrusted models are not trustworthy here (docs/SECURITY.md).\n`,
-      );
+    const sandboxWarning = renderSandboxWarning(results.manifest.sandbox);
+    if (sandboxWarning) process.stdout.write(`${sandboxWarning}\n`);
     const retries = instances.reduce((n, i) => n + (i.infraRetries ?? 0), 0);
     if (retries > 0)
       process.stdout.write(

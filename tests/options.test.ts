@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { compositeMetrics } from "../src/reporting/metrics.ts";
-import { renderSummary, summarize } from "../src/reporting/summary.ts";
+import { renderSandboxWarning, renderSummary, summarize } from "../src/reporting/summary.ts";
 import type { InstanceResult } from "../src/reporting/types.ts";
 import { DEFAULT_OPTIONS, optionsFromEnvironment, parseRunFlags } from "../src/runOptions.ts";
 
@@ -81,6 +81,29 @@ describe("summary", () => {
       Composite       70 / 100       1 / 1    70.0
       Total          220 / 300       2 / 3    73.3"
     `);
+  });
+});
+
+describe("sandbox warning", () => {
+  const iptables = { kind: "iptables-owner", detail: "uids may reach only the guards" };
+  const cgroup = { kind: "cgroup-v1", detail: "a group per child" };
+
+  test("is silent when every barrier is in force", () => {
+    expect(renderSandboxWarning({ network: iptables, memory: cgroup })).toBeUndefined();
+  });
+
+  test("names each missing barrier with its reason", () => {
+    expect(
+      renderSandboxWarning({
+        network: { kind: "none", detail: "not root on Linux" },
+        memory: { kind: "none", detail: "no memory cgroup" },
+      }),
+    ).toBe(
+      "Sandbox without an OS barrier: network (not root on Linux); memory (no memory cgroup). Scores of untrusted models are not trustworthy here (docs/SECURITY.md).",
+    );
+    expect(renderSandboxWarning({ network: iptables, memory: { kind: "none", detail: "x" } })).toMatch(
+      /^Sandbox without an OS barrier: memory \(x\)\./,
+    );
   });
 });
 

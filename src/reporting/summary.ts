@@ -88,3 +88,13 @@ export function renderShortfalls(instances: readonly InstanceResult[]): string[]
         `  ${i.taskId} (seed ${i.seed}, epoch ${i.epoch}): ${i.score}${i.failure ? ` — ${i.failure.class}${i.failure.code ? `/${i.failure.code}` : ""}: ${i.failure.reason.slice(0, 160)}` : ""}`,
     );
 }
+
+/**
+ * The warning printed after the totals when a sandbox barrier is missing (docs/SECURITY.md), or
+ * undefined when every barrier is in force.
+ */
+export function renderSandboxWarning(sandbox: RunResults["manifest"]["sandbox"]): string | undefined {
+  const missing = sandbox ? Object.entries(sandbox).filter(([, barrier]) => barrier.kind === "none") : [];
+  if (missing.length === 0) return undefined;
+  return `Sandbox without an OS barrier: ${missing.map(([name, b]) => `${name} (${b.detail})`).join("; ")}. Scores of untrusted models are not trustworthy here (docs/SECURITY.md).`;
+}
