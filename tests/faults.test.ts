@@ -112,8 +112,11 @@ describe("faults during a run", () => {
     expect(second).toMatchObject({ score: 0, failure: { class: "infra_error" }, infraRetries: 2 });
     // Counted: a broken chain cannot shrink the maximum.
     expect(results.summary.atomic).toMatchObject({ score: 100, max: 200, count: 2 });
-    console.log(`Anvil kills: ${kills}; ${second?.failure?.reason}`);
-  }, 150_000);
+    console.log(`Anvil kills: ${kills}; ${second?.failure?.reason}; ${second?.durationMs} ms`);
+    // Usually ~12 s. Once in CI (a loaded machine) the three attempts took 180 s, about one 60 s
+    // harness timeout each (transport/receipt waits, src/world/rpcHttp.ts, src/protocol/chain.ts):
+    // the outcome was right, so the limit leaves room for three of them.
+  }, 400_000);
 
   test("a scripted model's edited answer is run again; its unedited answers are resumed", async () => {
     const picked = atomic.slice(0, 2);
