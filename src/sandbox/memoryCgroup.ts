@@ -60,18 +60,19 @@ function findHierarchy(root: string): Hierarchy | string {
   return `no memory cgroup hierarchy under ${root}`;
 }
 
+const CGROUP_ROOT = "/sys/fs/cgroup";
+
 /**
  * Detects (once per process) the memory cgroup hierarchy and creates the `questbench` parent group.
- * @param root where cgroup hierarchies are mounted (tests may pass another).
  * @returns the barrier that {@link limitChildMemory} will apply.
  */
-export function ensureMemoryBarrier(root = "/sys/fs/cgroup"): MemoryBarrier {
+export function ensureMemoryBarrier(): MemoryBarrier {
   if (cached) return cached.barrier;
   if (process.platform !== "linux" || process.getuid?.() !== 0) {
     cached = { barrier: { kind: "none", detail: "not root on Linux: only V8's heap cap applies" } };
     return cached.barrier;
   }
-  const found = findHierarchy(root);
+  const found = findHierarchy(CGROUP_ROOT);
   if (typeof found === "string") {
     cached = { barrier: { kind: "none", detail: `${found}: only V8's heap cap applies` } };
     return cached.barrier;
@@ -97,7 +98,7 @@ export function ensureMemoryBarrier(root = "/sys/fs/cgroup"): MemoryBarrier {
   cached = {
     barrier: {
       kind: found.kind,
-      detail: `each sandboxed child in a memory cgroup of its own under ${found.parent}: its V8 heap cap + ${MEMORY_HEADROOM_MB} MiB in all, swap included`,
+      detail: `each sandboxed child in a memory cgroup of its own under ${found.parent}, joined as its module arrives: its V8 heap cap + ${MEMORY_HEADROOM_MB} MiB of memory allocated from then on, swap included`,
     },
     hierarchy: found,
   };
