@@ -3,48 +3,16 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Address, Hex } from "viem";
 import { ChainError } from "../errors.ts";
+import { CATALOGUE, type ContractKey, catalogueKeys, type TokenKey } from "./catalogue.ts";
 
 /**
- * The 29 `deployedContracts` keys the model receives (TASKS.md §2.3, last paragraph), in the
- * order of that table. `rich_address` is an EOA; every other key has code.
+ * The 29 `deployedContracts` keys the model receives (TASKS.md §2.3, last paragraph), in prompt
+ * order: the keys of the world catalogue (src/world/catalogue.ts). `rich_address` is an EOA; every
+ * other key has code.
  */
-export const CONTRACT_KEYS = [
-  "wbnb",
-  "usdt",
-  "busd",
-  "cake",
-  "pancake_router",
-  "pancake_factory",
-  "pancake_squad",
-  "erc1363_token",
-  "erc1363_receiver",
-  "erc721_token",
-  "nft_receiver",
-  "erc1155_token",
-  "simple_staking",
-  "simple_lp_staking",
-  "simple_reward_pool",
-  "simple_counter",
-  "message_board",
-  "donation_box",
-  "fallback_receiver",
-  "delegate_call_proxy",
-  "delegate_call_implementation",
-  "flashloan_contract",
-  "rich_address",
-  "pair_usdt_busd",
-  "pair_wbnb_usdt",
-  "pair_wbnb_busd",
-  "pair_wbnb_cake",
-  "pair_cake_usdt",
-  "pair_cake_busd",
-] as const;
+export const CONTRACT_KEYS: readonly ContractKey[] = catalogueKeys(CATALOGUE);
 
-/** One of the 29 keys of {@link CONTRACT_KEYS}. */
-export type ContractKey = (typeof CONTRACT_KEYS)[number];
-
-/** Keys of the ERC-20-like tokens described in `world.tokens`. */
-export type TokenKey = "wbnb" | "usdt" | "busd" | "cake" | "erc1363_token";
+export type { ContractKey, TokenKey };
 
 /** An account whose key the harness holds (never shown to a model). */
 export type WorldAccount = { address: Address; privateKey: Hex };
