@@ -142,10 +142,11 @@ export const WORLD_FACTS = {
 } as const;
 
 /**
- * The 29 `deployedContracts` keys in prompt order (TASKS.md §2.3's table, then the pairs).
+ * The entries of {@link CATALOGUE}:
+ * the 29 `deployedContracts` keys in prompt order (TASKS.md §2.3's table, then the pairs).
  * Every key reaches the model with its address and `description`.
  */
-export const CATALOGUE = {
+const ENTRIES = {
   wbnb: {
     place: {
       kind: "canonical",
@@ -349,16 +350,24 @@ export const CATALOGUE = {
   pair_cake_busd: pair("cake", "busd", "100000", "240000", "PancakeSwap V2 pair CAKE/BUSD (its LP token)"),
 } satisfies Record<string, CatalogueEntry>;
 
+/** One of the `deployedContracts` keys of {@link CATALOGUE}. */
+export type ContractKey = keyof typeof ENTRIES;
+
+/** The world catalogue: `deployedContracts` key → entry, in prompt order. */
+export const CATALOGUE: { readonly [K in ContractKey]: CatalogueEntry } = ENTRIES;
+
 /** A catalogue as the builders read it (the default one, or one a test extends). */
 export type Catalogue = Readonly<Record<string, CatalogueEntry>>;
 
-/** One of the `deployedContracts` keys of {@link CATALOGUE}. */
-export type ContractKey = keyof typeof CATALOGUE;
-
 /** Keys whose entry is an ERC-20 token listed in world.json `tokens`. */
 export type TokenKey = {
-  [K in ContractKey]: (typeof CATALOGUE)[K] extends { token: TokenMeta } ? K : never;
+  [K in ContractKey]: (typeof ENTRIES)[K] extends { token: TokenMeta } ? K : never;
 }[ContractKey];
+
+/** Token keys at canonical mainnet addresses (the fork's own tokens, whose slots fork mode probes). */
+export type CanonicalTokenKey = {
+  [K in TokenKey]: (typeof ENTRIES)[K] extends { place: { kind: "canonical" } } ? K : never;
+}[TokenKey];
 
 /** Who holds something at the snapshot: one of the harness's accounts or a contract of the catalogue. */
 export type Holder = AccountName | ContractKey;
