@@ -1,15 +1,9 @@
 import type { AnswerSpec, Instance } from "../tasks/types.ts";
-import { CATALOGUE } from "../world/catalogue.ts";
+import { CATALOGUE, type Catalogue } from "../world/catalogue.ts";
 import type { World } from "../world/world.ts";
-import { CONTRACT_KEYS, type ContractKey } from "../world/world.ts";
 
 /** One chat message of an attempt's transcript. */
 export type ChatMessage = { role: "system" | "user" | "assistant"; content: string };
-
-/** What each `deployedContracts` key is, one line each (TASKS.md §2.3), from the world catalogue. */
-export const CONTRACT_DESCRIPTIONS = Object.fromEntries(
-  CONTRACT_KEYS.map((key) => [key, CATALOGUE[key].description]),
-) as Record<ContractKey, string>;
 
 const ATOMIC_ROLE = `You write TypeScript transaction code for an EVM wallet agent on BNB Smart Chain.
 Answer with exactly one fenced TypeScript code block (\`\`\`ts). The module must export:
@@ -40,11 +34,14 @@ export function describeAnswer(answer: AnswerSpec): string {
   ].join("\n");
 }
 
-/** The environment part of every prompt (chain, libraries, tokens and every contract key). */
-export function environmentPrompt(world: World): string {
-  const keys = CONTRACT_KEYS.map(
-    (key) =>
-      `  - ${key}: ${(world.contracts as Record<string, string>)[key]} — ${CONTRACT_DESCRIPTIONS[key]}`,
+/**
+ * The environment part of every prompt (chain, libraries, tokens and every contract key): one line
+ * per key of the world catalogue, with the world's address and the entry's description.
+ */
+export function environmentPrompt(world: World, catalogue: Catalogue = CATALOGUE): string {
+  const keys = Object.entries(catalogue).map(
+    ([key, entry]) =>
+      `  - ${key}: ${(world.contracts as Record<string, string>)[key]} — ${entry.description}`,
   );
   return [
     "Environment:",

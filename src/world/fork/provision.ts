@@ -45,6 +45,7 @@ import {
   ALLOWANCES,
   CATALOGUE,
   type CanonicalTokenKey,
+  type Catalogue,
   canonicalAddresses,
   deploymentOrder,
   formatRatio,
@@ -63,7 +64,7 @@ import {
   worldConstants,
 } from "../catalogue.ts";
 import { anvilRpc, primeWorldClock } from "../pool.ts";
-import { CONTRACT_KEYS, type ContractKey, type TokenKey, type World } from "../world.ts";
+import type { ContractKey, TokenKey, World } from "../world.ts";
 import {
   type AllowanceSlot,
   type BalanceSlot,
@@ -72,9 +73,6 @@ import {
   writeTokenBalance,
 } from "./slots.ts";
 
-/** The canonical BSC mainnet addresses the fork must already have code at (TASKS.md §2.2). */
-export const CANONICAL = canonicalAddresses();
-
 /**
  * Fork-only accounts: keccak256 of a constant label, distinct from the local world's keys, so on a
  * fork of the local world (the offline test) nothing the agent holds comes from the world's build.
@@ -82,10 +80,7 @@ export const CANONICAL = canonicalAddresses();
 const keyOf = (label: string): Hex => keccak256(toHex(`evm-questbench/fork/v1/${label}`));
 export const FORK_KEYS = { agent: keyOf("agent"), rich: keyOf("rich"), treasury: keyOf("treasury") } as const;
 
-/** The canonical ERC-20s (catalogue tokens at canonical addresses) whose slots are probed. */
-export const PROBED_TOKENS = keysOfKind("canonical").filter(
-  (key) => CATALOGUE[key as ContractKey].token,
-) as CanonicalTokenKey[];
+/** A canonical ERC-20 (catalogue token at a canonical address): the fork's own, its slots probed. */
 export type ProbedToken = CanonicalTokenKey;
 
 /** Whole tokens of each canonical token (but the native wrapper) the treasury gets by storage writes. */
@@ -141,6 +136,8 @@ export type ProvisionForkParameters = {
   url: string;
   /** Chain id of the fork (56 for BNB Smart Chain). */
   chainId: number;
+  /** The world to provision; default the world catalogue (src/world/catalogue.ts). */
+  catalogue?: Catalogue | undefined;
 };
 
 /**
@@ -164,6 +161,12 @@ export async function provisionFork(
   parameters: ProvisionForkParameters,
 ): Promise<{ world: World; report: ProvisionReport }> {
   const { url, chainId } = parameters;
+  const catalogue: Catalogue = parameters.catalogue ?? CATALOGUE;
+  // The canonical contracts the fork must already have code at (TASKS.md §2.2); their tokens are probed.
+  const CANONICAL = canonicalAddresses(catalogue);
+  const PROBED_TOKENS = keysOfKind("canonical", catalogue).filter(
+    (key) => catalogue[key]!.token,
+  ) as CanonicalTokenKey[];
   const started = performance.now();
   const chain = defineChain({
     id: chainId,
@@ -299,7 +302,7 @@ export async function provisionFork(
     }
   // WBNB stays fully backed (TASKS.md §2.1): real deposits, never storage writes.
   const wrapper = CANONICAL[NATIVE_WRAPPER]!;
-  const wrapperAbi = CATALOGUE[NATIVE_WRAPPER].abi ?? wbnbAbi;
+  const wrapperAbi = catalogue[NATIVE_WRAPPER]!.abi ?? wbnbAbi;
   await step("treasury WBNB deposit", () =>
     call(treasury, wrapper, wrapperAbi, "deposit", [], parseEther(TREASURY_WBNB)),
   );
@@ -320,8 +323,8 @@ export async function provisionFork(
   // --- Pairs from the factory; a missing one is created and seeded with the §2.2 reserves. -------
   const deadline = 2n ** 40n;
   const pairs = {} as ProvisionReport["pairs"];
-  for (const key of keysOfKind("pair")) {
-    const { tokenA, tokenB, amountA, amountB } = CATALOGUE[key as ContractKey].place as Extract<
+  for (const key of keysOfKind("pair", catalogue)) {
+    const { tokenA, tokenB, amountA, amountB } = catalogue[key]!.place as Extract<
       Placement,
       { kind: "pair" }
     >;
@@ -384,7 +387,7 @@ export async function provisionFork(
   }
   // LP holdings: the treasury mints every holder's LP (staked part included) plus its stock, then
   // hands the accounts theirs (contracts get theirs once deployed, below).
-  const pairKeys = new Set(keysOfKind("pair"));
+  const pairKeys = new Set(keysOfKind("pair", catalogue));
   const minted = new Set<string>();
   for (const h of HOLDINGS.filter((h) => pairKeys.has(h.token))) {
     await step(holdingStep(h.holder, h.token), async () => {
@@ -407,17 +410,17 @@ export async function provisionFork(
   }
 
   // --- Own contracts (the build's artifacts and constructor arguments). ------------------------
-  for (const key of deploymentOrder())
+  for (const key of deploymentOrder(catalogue))
     await step(`deploy ${key}`, async () => {
-      const place = CATALOGUE[key as ContractKey].place as Extract<Placement, { kind: "deployed" }>;
+      const place = catalogue[key]!.place as Extract<Placement, { kind: "deployed" }>;
       const args = resolveArgs(place.args, {
         accounts,
         contracts: contracts as Record<string, Address>,
       });
       contracts[key] = await deploy(place.artifact, args);
     });
-  for (const key of keysOfKind("account"))
-    contracts[key] = accounts[(CATALOGUE[key as ContractKey].place as { account: AccountName }).account];
+  for (const key of keysOfKind("account", catalogue))
+    contracts[key] = accounts[(catalogue[key]!.place as { account: AccountName }).account];
 
   // --- The remaining holdings, from the treasury. ---------------------------------------------
   for (const h of HOLDINGS.filter((h) => !planted.has(h)))
@@ -473,7 +476,9 @@ export async function provisionFork(
       const [pool, token] = [need(contracts[s.pool], s.pool), need(contracts[s.token], s.token)];
       const amount = parseEther(s.amount);
       await call(signer[s.holder], token, erc20Abi, "approve", [pool, amount]);
-      const { blockNumber } = await call(signer[s.holder], pool, CATALOGUE[s.pool].abi!, "deposit", [amount]);
+      const { blockNumber } = await call(signer[s.holder], pool, catalogue[s.pool]!.abi!, "deposit", [
+        amount,
+      ]);
       stakeTimestamp = Number((await client.getBlock({ blockNumber })).timestamp);
     });
   if (stakeTimestamp) await rpc("evm_setNextBlockTimestamp", [stakeTimestamp + STAKE_AGE_SECONDS]);
@@ -485,9 +490,9 @@ export async function provisionFork(
   const head = await client.getBlock();
   const genesis = await client.getBlock({ blockNumber: 0n });
   const world_contracts = Object.fromEntries(
-    CONTRACT_KEYS.map((key) => [key, contracts[key] ?? zeroAddress]),
+    Object.keys(catalogue).map((key) => [key, contracts[key] ?? zeroAddress]),
   ) as Record<ContractKey, Address>;
-  const tokens = tokenTable() as World["tokens"];
+  const tokens = tokenTable(catalogue) as World["tokens"];
   for (const key of PROBED_TOKENS)
     await step(`metadata ${key}`, async () => {
       const [symbol, name, decimals] = await Promise.all([
@@ -497,7 +502,7 @@ export async function provisionFork(
       ]);
       tokens[key as TokenKey] = { symbol, name, decimals: Number(decimals) };
     });
-  const storageSlots = storageSlotTable() as World["storageSlots"];
+  const storageSlots = storageSlotTable(catalogue) as World["storageSlots"];
   for (const key of PROBED_TOKENS) {
     const { balance, allowance } = slots[key];
     // world.json's storageSlots are Solidity slot numbers; other layouts live in the report only.
@@ -525,7 +530,7 @@ export async function provisionFork(
       .update(JSON.stringify({ forkHead: head.hash, body }))
       .digest("hex")}`,
   };
-  const requirements = await verifyRequirements(client, world, errors);
+  const requirements = await verifyRequirements(client, world, errors, catalogue);
   return {
     world,
     report: {
@@ -547,6 +552,7 @@ export async function verifyRequirements(
   client: PublicClient,
   world: World,
   errors: Record<string, string> = {},
+  catalogue: Catalogue = CATALOGUE,
 ): Promise<Requirement[]> {
   const c = world.contracts;
   const A = world.agent.address;
@@ -611,7 +617,7 @@ export async function verifyRequirements(
       [`holding ${h.holder} ${h.token}`, `probe ${h.token}`, `deploy ${h.token}`, `deploy ${h.holder}`],
       () => balanceIs(c[h.token], addressOf(h.holder), h.amount, `${h.holder} ${label(h.token)}`),
     );
-  for (const key of keysOfKind("pair") as ContractKey[])
+  for (const key of keysOfKind("pair", catalogue) as ContractKey[])
     await need(`${key} has liquidity`, [key], key, async () => {
       const [r0, r1] = await read<[bigint, bigint, number]>(c[key], pairAbi, "getReserves");
       return r0 > 0n && r1 > 0n ? true : `${key} has no reserves`;
@@ -627,14 +633,14 @@ export async function verifyRequirements(
       [s.pool, s.token, ...keysOf(s.holder)],
       [`stake ${s.holder} ${s.pool}`, `deploy ${s.pool}`],
       async () => {
-        const abi = CATALOGUE[s.pool].abi ?? rewardPoolAbi;
+        const abi = catalogue[s.pool]?.abi ?? rewardPoolAbi;
         const [staked] = await read<bigint[]>(c[s.pool], abi, "userInfo", [addressOf(s.holder)]);
         return staked === parseEther(s.amount)
           ? true
           : `${s.holder}'s stake is ${staked} wei, expected ${parseEther(s.amount)}`;
       },
     );
-  for (const key of keysOfKind("deployed") as ContractKey[])
+  for (const key of keysOfKind("deployed", catalogue) as ContractKey[])
     await need(`${key} deployed`, [key], `deploy ${key}`, async () =>
       c[key] !== zeroAddress && (await client.getCode({ address: c[key] })) ? true : `${key} has no code`,
     );
