@@ -138,6 +138,8 @@ export type ProvisionForkParameters = {
   chainId: number;
   /** The world to provision; default the world catalogue (src/world/catalogue.ts). */
   catalogue?: Catalogue | undefined;
+  /** Where the own contracts' artifacts are; default `fixtures/artifacts`. */
+  artifactsDir?: string | undefined;
 };
 
 /**
@@ -205,7 +207,7 @@ export async function provisionFork(
   const call = (from: PrivateKeyAccount, to: Address, abi: Abi, fn: string, args: unknown[], value = 0n) =>
     send(from, to, encodeFunctionData({ abi, functionName: fn, args } as never), `${fn} on ${to}`, value);
   const deploy = async (name: string, args: unknown[] = []) => {
-    const a = loadArtifact(name);
+    const a = loadArtifact(name, parameters.artifactsDir);
     const { contractAddress } = await send(
       treasury,
       null,
