@@ -39,7 +39,7 @@ export type World = {
   rich: WorldAccount;
   /** Treasury: the rest of every supply and all pool LP; source of planted balances. */
   treasury: WorldAccount;
-  /** Checksummed addresses of the 29 `deployedContracts` keys. */
+  /** Checksummed addresses of the `deployedContracts` keys (the world catalogue's 29). */
   contracts: Record<ContractKey, Address>;
   tokens: Record<TokenKey, TokenInfo>;
   constants: {
@@ -94,7 +94,7 @@ export function worldJsonPath(): string {
  *
  * @param file world.json to read; default {@link worldJsonPath}.
  * @returns the typed world (addresses checksummed, amounts as wei strings).
- * @throws {ChainError} when the file is missing or lacks one of the 29 contract keys.
+ * @throws {ChainError} when the file is missing or lacks one of the catalogue's contract keys.
  * @example
  * import { loadWorld, worldStatePath } from "./world.ts";
  * const world = loadWorld();
@@ -112,15 +112,18 @@ export function loadWorld(file: string = worldJsonPath()): World {
   }
   const missing = CONTRACT_KEYS.filter((key) => !world.contracts?.[key]);
   if (world.schemaVersion !== 1 || missing.length) {
-    throw new ChainError(`The world address book ${file} is not schema version 1 with all 29 keys.`, {
-      details: `schemaVersion ${world.schemaVersion}; missing keys: ${missing.join(", ") || "none"}`,
-    });
+    throw new ChainError(
+      `The world address book ${file} is not schema version 1 with all ${CONTRACT_KEYS.length} keys.`,
+      {
+        details: `schemaVersion ${world.schemaVersion}; missing keys: ${missing.join(", ") || "none"}`,
+      },
+    );
   }
   return world;
 }
 
 /**
- * The `deployedContracts` map a model receives: the 29 keys and their checksummed addresses.
+ * The `deployedContracts` map a model receives: the catalogue's keys and their checksummed addresses.
  * (TASKS.md §2.3; no key is ever missing, fixing the reference implementation's defect 9.)
  */
 export function deployedContracts(world: World): Record<ContractKey, Address> {
