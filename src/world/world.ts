@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Address, Hex } from "viem";
 import { ChainError } from "../errors.ts";
-import { CATALOGUE, type ContractKey, catalogueKeys, type TokenKey } from "./catalogue.ts";
+import { CATALOGUE, type ContractKey, catalogueKeys, type TokenKey, type TokenMeta } from "./catalogue.ts";
 
 /**
  * The 29 `deployedContracts` keys the model receives (TASKS.md §2.3, last paragraph), in prompt
@@ -18,7 +18,7 @@ export type { ContractKey, TokenKey };
 export type WorldAccount = { address: Address; privateKey: Hex };
 
 /** Token metadata as the contract reports it (all world tokens have 18 decimals). */
-export type TokenInfo = { symbol: string; name: string; decimals: number };
+export type TokenInfo = TokenMeta;
 
 /**
  * The world's address book, `fixtures/world/world.json`, written by `fixtures/build-world.ts`.
