@@ -30,6 +30,7 @@ import {
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { ChainError } from "../../errors.ts";
 import {
+  delegateImplementationAbi,
   erc20Abi,
   erc721Abi,
   erc1155Abi,
@@ -661,16 +662,17 @@ export async function verifyRequirements(
           : `allowance(${a.owner}, ${a.spender}) is ${allowance}`;
       },
     );
-  await need("agent owns QNFT 1–10", ["erc721_token"], "erc721", async () => {
-    for (let id = 1n; id <= 10n; id++)
-      if (lower(await read<Address>(c.erc721_token, erc721Abi, "ownerOf", [id])) !== lower(A))
+  const { erc721AgentTokenIds: qnftIds, pancakeSquadAgentTokenId: squadId } = world.constants;
+  await need(`agent owns QNFT ${qnftIds[0]}–${qnftIds.at(-1)}`, ["erc721_token"], "erc721", async () => {
+    for (const id of qnftIds)
+      if (lower(await read<Address>(c.erc721_token, erc721Abi, "ownerOf", [BigInt(id)])) !== lower(A))
         return `QNFT #${id} is not the agent's`;
     return true;
   });
-  await need("agent owns PancakeSquad #1", ["pancake_squad"], "PancakeSquad", async () =>
-    lower(await read<Address>(c.pancake_squad, erc721Abi, "ownerOf", [1n])) === lower(A)
+  await need(`agent owns PancakeSquad #${squadId}`, ["pancake_squad"], "PancakeSquad", async () =>
+    lower(await read<Address>(c.pancake_squad, erc721Abi, "ownerOf", [BigInt(squadId)])) === lower(A)
       ? true
-      : "PancakeSquad #1 is not the agent's",
+      : `PancakeSquad #${squadId} is not the agent's`,
   );
   await need("agent holds ERC-1155 ids 1–3", ["erc1155_token"], "erc1155", async () => {
     for (const [id, units] of Object.entries(world.constants.erc1155AgentBalances))
@@ -678,23 +680,17 @@ export async function verifyRequirements(
         return `ERC-1155 id ${id} is not ${units}`;
     return true;
   });
+  const values = world.constants.delegateCallValues;
   await need(
-    "proxy holds 1, implementation 2",
+    `proxy holds ${values.proxy}, implementation ${values.implementation}`,
     ["delegate_call_proxy", "delegate_call_implementation"],
     "delegate",
     async () => {
-      const abi = [
-        {
-          type: "function",
-          name: "getValue",
-          inputs: [],
-          outputs: [{ type: "uint256" }],
-          stateMutability: "view",
-        },
-      ] as const;
-      const proxy = await read<bigint>(c.delegate_call_proxy, abi, "getValue");
-      const impl = await read<bigint>(c.delegate_call_implementation, abi, "getValue");
-      return proxy === 1n && impl === 2n ? true : `getValue() is ${proxy} / ${impl}`;
+      const proxy = await read<bigint>(c.delegate_call_proxy, delegateImplementationAbi, "getValue");
+      const impl = await read<bigint>(c.delegate_call_implementation, delegateImplementationAbi, "getValue");
+      return proxy === BigInt(values.proxy) && impl === BigInt(values.implementation)
+        ? true
+        : `getValue() is ${proxy} / ${impl}`;
     },
   );
   return out;
