@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -25,11 +25,29 @@ import {
 } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { buildWorld, checkArtifacts } from "../fixtures/build-world.ts";
+import { buildWorld, checkArtifacts, compileContracts, writeArtifacts } from "../fixtures/build-world.ts";
+import { environmentPrompt } from "../src/protocol/prompt.ts";
 import * as abis from "../src/world/abis.ts";
 import { type AnvilHandle, startAnvil } from "../src/world/anvil.ts";
+import { loadArtifact } from "../src/world/artifacts.ts";
+import {
+  ALLOWANCES,
+  CATALOGUE,
+  type Catalogue,
+  type CatalogueEntry,
+  type ContractKey,
+  catalogueProblems,
+  deploymentOrder,
+  HOLDINGS,
+  keysOfKind,
+  NATIVE_BALANCES,
+  type Placement,
+  STAKES,
+} from "../src/world/catalogue.ts";
+import { provisionFork } from "../src/world/fork/provision.ts";
 import { anvilRpc, primeWorldClock } from "../src/world/pool.ts";
-import { CONTRACT_KEYS, loadWorld, worldJsonPath, worldStatePath } from "../src/world/world.ts";
+import { serveWorld } from "../src/world/serve.ts";
+import { CONTRACT_KEYS, loadWorld, type World, worldJsonPath, worldStatePath } from "../src/world/world.ts";
 
 const require = createRequire(import.meta.url);
 const world = loadWorld();
@@ -77,7 +95,7 @@ async function send(
 const agent = privateKeyToAccount(world.agent.privateKey);
 const rich = privateKeyToAccount(world.rich.privateKey);
 const tokenKeys = ["wbnb", "usdt", "busd", "cake", "erc1363_token"] as const;
-const pairKeys = CONTRACT_KEYS.filter((key) => key.startsWith("pair_"));
+const pairKeys = keysOfKind("pair") as ContractKey[];
 
 beforeAll(async () => {
   anvil = await startAnvil({ loadState: worldStatePath(), chainId: 56 });
@@ -210,6 +228,25 @@ describe("holdings (TASKS.md §2.1)", () => {
     }
   });
 
+  it("has every holding, allowance and stake of the catalogue on the chain", async () => {
+    const who: Record<string, Address> = { agent: A, rich: R, treasury: T, ...c };
+    for (const h of HOLDINGS)
+      expect(
+        await read(c[h.token], abis.erc20Abi, "balanceOf", [who[h.holder]]),
+        `${h.holder} ${h.token}`,
+      ).toBe(e(h.amount));
+    for (const a of ALLOWANCES)
+      expect(await read(c[a.token], abis.erc20Abi, "allowance", [who[a.owner], who[a.spender]])).toBe(
+        e(a.amount),
+      );
+    for (const s of STAKES) {
+      const [amount] = await read(c[s.pool], CATALOGUE[s.pool].abi!, "userInfo", [who[s.holder]]);
+      expect(amount, `${s.holder} in ${s.pool}`).toBe(e(s.amount));
+    }
+    for (const [name, amount] of Object.entries(NATIVE_BALANCES))
+      expect(await client.getBalance({ address: who[name]! }), name).toBe(e(amount!));
+  });
+
   it("has token metadata as world.json says, 18 decimals, non-round supplies, fully backed WBNB", async () => {
     for (const key of tokenKeys) {
       const info = world.tokens[key];
@@ -234,32 +271,24 @@ describe("holdings (TASKS.md §2.1)", () => {
 });
 
 describe("DEX (TASKS.md §2.2)", () => {
-  // [pair key, token0, token1, build reserve0, build reserve1]
-  const table = [
-    ["pair_usdt_busd", "usdt", "busd", "1000000", "1000000"],
-    ["pair_wbnb_usdt", "usdt", "wbnb", "600000", "1000"],
-    ["pair_wbnb_busd", "wbnb", "busd", "1000", "600000"],
-    ["pair_wbnb_cake", "cake", "wbnb", "250000", "1000"],
-    ["pair_cake_usdt", "cake", "usdt", "100000", "240000"],
-    ["pair_cake_busd", "cake", "busd", "100000", "240000"],
-  ] as const;
-
-  it("orders token0 as the table, with non-round reserves within 1 % of the build values", async () => {
-    for (const [key, t0, t1, r0, r1] of table) {
-      expect(await read(c[key], abis.pairAbi, "token0"), key).toBe(c[t0]);
-      expect(await read(c[key], abis.pairAbi, "token1"), key).toBe(c[t1]);
-      expect(await read(c.pancake_factory, abis.factoryAbi, "getPair", [c[t0], c[t1]])).toBe(c[key]);
+  it("orders token0 as the catalogue names the pair, with non-round reserves within 1 % of the build values", async () => {
+    for (const key of pairKeys) {
+      const place = CATALOGUE[key].place as Extract<Placement, { kind: "pair" }>;
+      const [t0, t1] = [c[place.tokenA as ContractKey], c[place.tokenB as ContractKey]];
+      expect(await read(c[key], abis.pairAbi, "token0"), key).toBe(t0);
+      expect(await read(c[key], abis.pairAbi, "token1"), key).toBe(t1);
+      expect(await read(c.pancake_factory, abis.factoryAbi, "getPair", [t0, t1])).toBe(c[key]);
       const [reserve0, reserve1] = await read(c[key], abis.pairAbi, "getReserves");
       for (const [reserve, target] of [
-        [reserve0, e(r0)],
-        [reserve1, e(r1)],
+        [reserve0, e(place.amountA)],
+        [reserve1, e(place.amountB)],
       ] as const) {
         expect(reserve % e("1"), key).not.toBe(0n);
         const drift = reserve > target ? reserve - target : target - reserve;
         expect(drift * 100n < target, key).toBe(true);
       }
     }
-    expect(await read(c.pancake_factory, abis.factoryAbi, "allPairsLength")).toBe(6n);
+    expect(await read(c.pancake_factory, abis.factoryAbi, "allPairsLength")).toBe(BigInt(pairKeys.length));
     expect(await read(c.pancake_factory, abis.factoryAbi, "feeTo")).toBe(
       "0x0000000000000000000000000000000000000000",
     );
@@ -676,37 +705,31 @@ describe("selectors and ABIs", () => {
     }
   });
 
-  it("has every function and event of src/world/abis.ts in the deployed contract's artifact", () => {
-    const pairs: [Abi, Abi][] = [
-      [abis.erc20Abi, artifact("BEP20")],
-      [abis.bep20Abi, artifact("BEP20")],
-      [abis.erc1363TokenAbi, artifact("Quest1363Token")],
-      [abis.wbnbAbi, artifact("WBNB")],
-      [abis.routerAbi, uniswap("v2-periphery", "UniswapV2Router02")],
-      [abis.factoryAbi, uniswap("v2-core", "UniswapV2Factory")],
-      [abis.pairAbi, uniswap("v2-core", "UniswapV2Pair")],
-      [abis.erc721Abi, artifact("QuestNFT")],
-      [abis.erc721Abi, artifact("PancakeSquad")],
-      [abis.erc1155Abi, artifact("QuestMultiToken")],
-      [abis.erc1363ReceiverAbi, artifact("ERC1363Receiver")],
-      [abis.nftReceiverAbi, artifact("NFTReceiver")],
-      [abis.simpleStakingAbi, artifact("SimpleStaking")],
-      [abis.rewardPoolAbi, artifact("SimpleRewardPool")],
-      [abis.counterAbi, artifact("SimpleCounter")],
-      [abis.messageBoardAbi, artifact("MessageBoard")],
-      [abis.donationBoxAbi, artifact("DonationBox")],
-      [abis.fallbackReceiverAbi, artifact("FallbackReceiver")],
-      [abis.delegateImplementationAbi, artifact("DelegateCallImplementation")],
-      [abis.flashLoanAbi, artifact("FlashLoanProvider")],
-    ];
-    for (const [ours, compiled] of pairs) {
-      const functions = selectorsOf(compiled);
-      const events = topicsOf(compiled);
-      for (const selector of selectorsOf(ours)) expect(functions.has(selector), selector).toBe(true);
-      for (const topic of topicsOf(ours)) expect(events.has(topic), topic).toBe(true);
+  it("has every function and event of each catalogue entry's ABI in the artifact of its code", () => {
+    const codeAbi = (entry: CatalogueEntry): Abi =>
+      entry.place.kind === "pair"
+        ? loadArtifact("@uniswap/v2-core/UniswapV2Pair").abi
+        : entry.place.kind === "account"
+          ? []
+          : loadArtifact(entry.place.artifact).abi;
+    const checked: string[] = [];
+    for (const [key, entry] of Object.entries(CATALOGUE as Catalogue)) {
+      if (!entry.abi) continue;
+      // A proxy answers its implementation's functions by delegation.
+      const compiled = [
+        ...codeAbi(entry),
+        ...(entry.delegatesTo ? codeAbi(CATALOGUE[entry.delegatesTo as ContractKey]) : []),
+      ];
+      const [functions, events] = [selectorsOf(compiled), topicsOf(compiled)];
+      for (const selector of selectorsOf(entry.abi))
+        expect(functions.has(selector), `${key} ${selector}`).toBe(true);
+      for (const topic of topicsOf(entry.abi)) expect(events.has(topic), `${key} ${topic}`).toBe(true);
+      checked.push(key);
     }
-    // The proxy answers setValue/getValue by delegation; its own ABI only adds implementation().
-    expect(selectorsOf(artifact("DelegateCallProxy")).has(toFunctionSelector("implementation()"))).toBe(true);
+    expect(checked).toEqual(CONTRACT_KEYS.filter((key) => key !== "rich_address"));
+    // The plain ERC-20 surface (no BEP-20 extras) that checks use on every token and LP.
+    for (const selector of selectorsOf(abis.erc20Abi))
+      expect(selectorsOf(artifact("BEP20")).has(selector), selector).toBe(true);
   });
 });
 
@@ -723,4 +746,117 @@ describe("determinism", () => {
     }
     expect(checkArtifacts()).toEqual([]);
   }, 120_000);
+});
+
+describe("world catalogue (src/world/catalogue.ts)", () => {
+  it("resolves every cross-reference, and names a broken one", () => {
+    expect(catalogueProblems()).toEqual([]);
+    const broken: Catalogue = {
+      ...CATALOGUE,
+      extra: {
+        place: { kind: "deployed", artifact: "X", args: [{ contract: "no_such_key" }] },
+        description: "x",
+      },
+    };
+    expect(catalogueProblems(broken)).toEqual(["extra names unknown key no_such_key"]);
+  });
+
+  it("deploys own contracts in catalogue order, each after the contracts its arguments name", () => {
+    const order = deploymentOrder();
+    const own = keysOfKind("deployed");
+    expect([...order].sort()).toEqual([...own].sort());
+    // The proxy (listed before its implementation) waits for it; everything else keeps catalogue order.
+    expect(order.indexOf("delegate_call_proxy")).toBe(order.indexOf("delegate_call_implementation") + 1);
+    const rest = order.filter((key) => key !== "delegate_call_proxy");
+    expect(rest).toEqual(own.filter((key) => key !== "delegate_call_proxy"));
+    const cycle: Catalogue = {
+      a: { place: { kind: "deployed", artifact: "A", args: [{ contract: "b" }] }, description: "a" },
+      b: { place: { kind: "deployed", artifact: "B", args: [{ contract: "a" }] }, description: "b" },
+    };
+    expect(() => deploymentOrder(cycle)).toThrow(/cycle among a, b/);
+  });
+
+  // README "The world": a new contract is one catalogue entry plus its Solidity. This adds both in a
+  // temp dir only, then builds the local world, describes it in the prompt and provisions a fork of it.
+  it("builds, describes and fork-provisions a contract added as one entry plus its Solidity", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "questbench-catalogue-"));
+    const served: { stop?: () => Promise<void> } = {};
+    let fork: AnvilHandle | undefined;
+    try {
+      mkdirSync(path.join(dir, "contracts"));
+      writeFileSync(
+        path.join(dir, "contracts/Greeter.sol"),
+        `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+contract Greeter {
+    address public owner;
+    address public token;
+    string public greeting;
+    constructor(address owner_, address token_, string memory greeting_) {
+        owner = owner_; token = token_; greeting = greeting_;
+    }
+}
+`,
+      );
+      const artifactsDir = path.join(dir, "artifacts");
+      cpSync(path.join(import.meta.dirname, "../fixtures/artifacts"), artifactsDir, { recursive: true });
+      writeArtifacts(compileContracts(path.join(dir, "contracts")), artifactsDir);
+      const greeterAbi = parseAbi([
+        "function owner() view returns (address)",
+        "function token() view returns (address)",
+        "function greeting() view returns (string)",
+      ]);
+      const catalogue: Catalogue = {
+        ...CATALOGUE,
+        greeter: {
+          place: {
+            kind: "deployed",
+            artifact: "Greeter",
+            args: [{ account: "agent" }, { contract: "usdt" }, "gm"],
+          },
+          description: "Greeter: greeting() → string, owner() → address",
+          abi: greeterAbi,
+          slots: { owner: 0, token: 1, greeting: 2 },
+        },
+      };
+
+      const built = await buildWorld({ outDir: path.join(dir, "world"), artifactsDir, catalogue });
+      const next = built.world as unknown as World & { contracts: Record<string, Address> };
+      // Appended last, it is deployed last: every existing key keeps its address.
+      for (const key of CONTRACT_KEYS) expect(next.contracts[key], key).toBe(c[key]);
+      expect(next.storageSlots).toMatchObject({ greeter: { owner: 0, token: 1, greeting: 2 } });
+      expect(environmentPrompt(next, catalogue)).toContain(
+        `  - greeter: ${next.contracts.greeter} — Greeter: greeting() → string, owner() → address`,
+      );
+
+      const local = await serveWorld({ stateFile: built.statePath, world: next });
+      served.stop = local.stop;
+      const localClient = makeClient(local.url);
+      const greet = (address: Address, functionName: "owner" | "token" | "greeting") =>
+        localClient.readContract({ address, abi: greeterAbi, functionName });
+      expect(await greet(next.contracts.greeter!, "owner")).toBe(next.agent.address);
+      expect(await greet(next.contracts.greeter!, "token")).toBe(c.usdt);
+      expect(await greet(next.contracts.greeter!, "greeting")).toBe("gm");
+
+      fork = await startAnvil({ forkUrl: local.url, chainId: 56 });
+      const { world: forked, report } = await provisionFork({
+        url: fork.url,
+        chainId: 56,
+        catalogue,
+        artifactsDir,
+      });
+      expect(report.requirements.filter((r) => !r.ok)).toEqual([]);
+      expect(report.requirements.map((r) => r.id)).toContain("greeter deployed");
+      const greeter = (forked.contracts as Record<string, Address>).greeter!;
+      expect(greeter).not.toBe(next.contracts.greeter);
+      const forkClient = makeClient(fork.url);
+      expect(
+        await forkClient.readContract({ address: greeter, abi: greeterAbi, functionName: "owner" }),
+      ).toBe(forked.agent.address);
+    } finally {
+      await fork?.stop();
+      await served.stop?.();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

@@ -1,51 +1,9 @@
 import type { AnswerSpec, Instance } from "../tasks/types.ts";
+import { CATALOGUE, type Catalogue } from "../world/catalogue.ts";
 import type { World } from "../world/world.ts";
-import { CONTRACT_KEYS, type ContractKey } from "../world/world.ts";
 
 /** One chat message of an attempt's transcript. */
 export type ChatMessage = { role: "system" | "user" | "assistant"; content: string };
-
-/** What each `deployedContracts` key is, one line each (TASKS.md §2.3: every key is described). */
-export const CONTRACT_DESCRIPTIONS: Record<ContractKey, string> = {
-  wbnb: "Wrapped BNB (WBNB), WETH9-style: deposit() wraps the BNB sent, withdraw(uint256 wad) unwraps; a plain BNB transfer also wraps",
-  usdt: "Tether USD (USDT, BSC-USD), BEP-20 with 18 decimals",
-  busd: "BUSD Token (BUSD), BEP-20 with 18 decimals",
-  cake: "PancakeSwap Token (CAKE), BEP-20 with 18 decimals",
-  pancake_router:
-    "PancakeSwap V2 router (Uniswap V2 Router02 code: 0.3 % fee, WETH() is WBNB, swapExactETHForTokens etc.)",
-  pancake_factory: "PancakeSwap V2 factory (Uniswap V2 Factory code; getPair(tokenA, tokenB))",
-  pancake_squad: "Pancake Squad (PS), an ERC-721 collection; safe transfers call onERC721Received",
-  erc1363_token:
-    "Quest 1363 Token (T1363): ERC-20 with 18 decimals plus burn(uint256), EIP-2612 permit and ERC-1363 transferAndCall/approveAndCall",
-  erc1363_receiver:
-    "ERC-1363 receiver contract: accepts transferAndCall and approveAndCall callbacks and records the last call",
-  erc721_token: "Quest Test NFT (QNFT), an ERC-721 collection",
-  nft_receiver: "ERC-721 receiver contract: accepts safe transfers (onERC721Received) and records them",
-  erc1155_token:
-    "Quest Multi Token, an ERC-1155 contract (safeTransferFrom(from, to, id, amount, data), safeBatchTransferFrom)",
-  simple_staking:
-    "CAKE staking: deposit(uint256 amount) pulls CAKE with transferFrom, withdraw(uint256 amount), userInfo(address) → (amount, depositTime)",
-  simple_lp_staking:
-    "USDT/BUSD LP staking: deposit(uint256 amount), withdraw(uint256 amount), userInfo(address) → (amount, depositTime)",
-  simple_reward_pool:
-    "WBNB/USDT LP farm paying CAKE: deposit(uint256), withdraw(uint256), harvest(), emergencyWithdraw(), pendingReward(address), userInfo(address) → (amount, rewardDebt, lastUpdateTime)",
-  simple_counter: "Counter: increment(), getCounter() → uint256",
-  message_board: "Message board: setMessage(string), getMessage() → string",
-  donation_box: "Donation box: payable donate(), getDonation(address) → uint256, getBalance() → uint256",
-  fallback_receiver:
-    "Contract with payable receive() and fallback(), counting each apart (receiveCount, fallbackCount, totalReceived)",
-  delegate_call_proxy: "Proxy that delegatecalls unknown functions to its implementation (value in slot 0)",
-  delegate_call_implementation: "Implementation behind the proxy: setValue(uint256), getValue() → uint256",
-  flashloan_contract:
-    "Flash-loan provider: executeFlashLoan(address token, uint256 amount) lends to the caller and pulls back amount + 0.3 % with transferFrom; poolBalance(address token)",
-  rich_address: "An externally owned account holding USDT (not a contract)",
-  pair_usdt_busd: "PancakeSwap V2 pair USDT/BUSD (its LP token)",
-  pair_wbnb_usdt: "PancakeSwap V2 pair WBNB/USDT (its LP token)",
-  pair_wbnb_busd: "PancakeSwap V2 pair WBNB/BUSD (its LP token)",
-  pair_wbnb_cake: "PancakeSwap V2 pair WBNB/CAKE (its LP token)",
-  pair_cake_usdt: "PancakeSwap V2 pair CAKE/USDT (its LP token)",
-  pair_cake_busd: "PancakeSwap V2 pair CAKE/BUSD (its LP token)",
-};
 
 const ATOMIC_ROLE = `You write TypeScript transaction code for an EVM wallet agent on BNB Smart Chain.
 Answer with exactly one fenced TypeScript code block (\`\`\`ts). The module must export:
@@ -76,11 +34,14 @@ export function describeAnswer(answer: AnswerSpec): string {
   ].join("\n");
 }
 
-/** The environment part of every prompt (chain, libraries, tokens and every contract key). */
-export function environmentPrompt(world: World): string {
-  const keys = CONTRACT_KEYS.map(
-    (key) =>
-      `  - ${key}: ${(world.contracts as Record<string, string>)[key]} — ${CONTRACT_DESCRIPTIONS[key]}`,
+/**
+ * The environment part of every prompt (chain, libraries, tokens and every contract key): one line
+ * per key of the world catalogue, with the world's address and the entry's description.
+ */
+export function environmentPrompt(world: World, catalogue: Catalogue = CATALOGUE): string {
+  const keys = Object.entries(catalogue).map(
+    ([key, entry]) =>
+      `  - ${key}: ${(world.contracts as Record<string, string>)[key]} — ${entry.description}`,
   );
   return [
     "Environment:",

@@ -1,5 +1,6 @@
 import { decodeFunctionData, type Hex } from "viem";
 import * as abis from "../world/abis.ts";
+import { CATALOGUE } from "../world/catalogue.ts";
 import { renderFigures } from "./figures.ts";
 import { type LeaderboardRow, quadrants } from "./leaderboard.ts";
 import type { MergedRun } from "./merge.ts";
@@ -12,7 +13,10 @@ const esc = (s: unknown) =>
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
   );
 
-const ALL_ABIS = Object.values(abis).flatMap((abi) => (Array.isArray(abi) ? abi : [])) as never[];
+// abis.ts first (its names win for shared selectors), then any ABI a catalogue entry writes inline.
+const ALL_ABIS = [...Object.values(abis), ...Object.values(CATALOGUE).map((entry) => entry.abi)].flatMap(
+  (abi) => (Array.isArray(abi) ? abi : []),
+) as never[];
 
 /** Calldata decoded with the world's ABIs: `transfer(to: 0x…, amount: 1500…)`, or the raw selector. */
 export function decodeCalldata(input: string): string {

@@ -1,8 +1,10 @@
 /**
  * viem ABIs (`as const`, so calls and logs are typed) of every world contract the checks read.
- * They are written as human-readable signatures; `tests/world.test.ts` proves each function and
- * event here exists with the same selector/topic in the compiled artifact (fixtures/artifacts) or
- * the Uniswap V2 npm artifact, so they cannot drift from the deployed code.
+ * They are written as human-readable signatures; each world catalogue entry (src/world/catalogue.ts)
+ * carries one as its `abi`, and `tests/world.test.ts` proves every function and event of an entry's
+ * ABI exists with the same selector/topic in the compiled artifact of its code (fixtures/artifacts
+ * or the Uniswap V2 npm artifact), so they cannot drift from the deployed code. A new contract may
+ * instead write its ABI inline in its catalogue entry.
  */
 import { parseAbi } from "viem";
 

@@ -1,5 +1,19 @@
 export * from "./abis.ts";
 export { type AnvilHandle, anvilBinaryPath, type StartAnvilParameters, startAnvil } from "./anvil.ts";
+export { ARTIFACTS_DIR, type Artifact, loadArtifact } from "./artifacts.ts";
+export {
+  ALLOWANCES,
+  type Arg,
+  CATALOGUE,
+  type Catalogue,
+  type CatalogueEntry,
+  HOLDINGS,
+  NATIVE_BALANCES,
+  type Placement,
+  STAKE_AGE_SECONDS,
+  STAKES,
+  WORLD_FACTS,
+} from "./catalogue.ts";
 export {
   type AnvilPool,
   anvilRpc,

@@ -1,6 +1,7 @@
 import { startAnvil } from "./anvil.ts";
+import { CATALOGUE, type Placement } from "./catalogue.ts";
 import { primeWorldClock } from "./pool.ts";
-import { CONTRACT_KEYS, type ContractKey, loadWorld, type World, worldStatePath } from "./world.ts";
+import { CONTRACT_KEYS, loadWorld, type World, worldStatePath } from "./world.ts";
 
 /** Parameters of {@link serveWorld}. */
 export type ServeWorldParameters = {
@@ -44,17 +45,12 @@ export async function serveWorld(parameters: ServeWorldParameters = {}): Promise
   return { url: anvil.url, world, stop: () => anvil.stop() };
 }
 
-const GROUPS: [string, (key: ContractKey) => boolean][] = [
-  [
-    "Canonical BSC contracts",
-    (key) => key.startsWith("pancake_") || ["wbnb", "usdt", "busd", "cake"].includes(key),
-  ],
-  ["Pairs (Uniswap V2 at PancakeSwap's factory)", (key) => key.startsWith("pair_")],
-  [
-    "Auxiliary contracts",
-    (key) => !key.startsWith("pair_") && !key.startsWith("pancake_") && key !== "rich_address",
-  ],
-  ["Accounts", (key) => key === "rich_address"],
+/** Address-book sections: each placement kind of the catalogue under its heading. */
+const GROUPS: [string, Placement["kind"]][] = [
+  ["Canonical BSC contracts", "canonical"],
+  ["Pairs (Uniswap V2 at PancakeSwap's factory)", "pair"],
+  ["Auxiliary contracts", "deployed"],
+  ["Accounts", "account"],
 ];
 
 /**
@@ -67,12 +63,10 @@ export function formatAddressBook(world: World): string {
     `EVM-QuestBench world ${world.worldId}`,
     `chain ${world.chainId}, snapshot block ${world.snapshot.blockNumber} at ${new Date(world.snapshot.timestamp * 1000).toISOString()}, 1 s per block`,
   ];
-  const seen = new Set<ContractKey>();
-  for (const [title, match] of GROUPS) {
+  for (const [title, kind] of GROUPS) {
     lines.push("", `${title}:`);
     for (const key of CONTRACT_KEYS) {
-      if (seen.has(key) || !match(key)) continue;
-      seen.add(key);
+      if (CATALOGUE[key].place.kind !== kind) continue;
       const token = (world.tokens as Record<string, { symbol: string }>)[key];
       lines.push(`  ${key.padEnd(width)}${world.contracts[key]}${token ? `  ${token.symbol}` : ""}`);
     }

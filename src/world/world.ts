@@ -3,54 +3,22 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Address, Hex } from "viem";
 import { ChainError } from "../errors.ts";
+import { CATALOGUE, type ContractKey, catalogueKeys, type TokenKey, type TokenMeta } from "./catalogue.ts";
 
 /**
- * The 29 `deployedContracts` keys the model receives (TASKS.md §2.3, last paragraph), in the
- * order of that table. `rich_address` is an EOA; every other key has code.
+ * The 29 `deployedContracts` keys the model receives (TASKS.md §2.3, last paragraph), in prompt
+ * order: the keys of the world catalogue (src/world/catalogue.ts). `rich_address` is an EOA; every
+ * other key has code.
  */
-export const CONTRACT_KEYS = [
-  "wbnb",
-  "usdt",
-  "busd",
-  "cake",
-  "pancake_router",
-  "pancake_factory",
-  "pancake_squad",
-  "erc1363_token",
-  "erc1363_receiver",
-  "erc721_token",
-  "nft_receiver",
-  "erc1155_token",
-  "simple_staking",
-  "simple_lp_staking",
-  "simple_reward_pool",
-  "simple_counter",
-  "message_board",
-  "donation_box",
-  "fallback_receiver",
-  "delegate_call_proxy",
-  "delegate_call_implementation",
-  "flashloan_contract",
-  "rich_address",
-  "pair_usdt_busd",
-  "pair_wbnb_usdt",
-  "pair_wbnb_busd",
-  "pair_wbnb_cake",
-  "pair_cake_usdt",
-  "pair_cake_busd",
-] as const;
+export const CONTRACT_KEYS: readonly ContractKey[] = catalogueKeys(CATALOGUE);
 
-/** One of the 29 keys of {@link CONTRACT_KEYS}. */
-export type ContractKey = (typeof CONTRACT_KEYS)[number];
-
-/** Keys of the ERC-20-like tokens described in `world.tokens`. */
-export type TokenKey = "wbnb" | "usdt" | "busd" | "cake" | "erc1363_token";
+export type { ContractKey, TokenKey };
 
 /** An account whose key the harness holds (never shown to a model). */
 export type WorldAccount = { address: Address; privateKey: Hex };
 
 /** Token metadata as the contract reports it (all world tokens have 18 decimals). */
-export type TokenInfo = { symbol: string; name: string; decimals: number };
+export type TokenInfo = TokenMeta;
 
 /**
  * The world's address book, `fixtures/world/world.json`, written by `fixtures/build-world.ts`.
@@ -71,7 +39,7 @@ export type World = {
   rich: WorldAccount;
   /** Treasury: the rest of every supply and all pool LP; source of planted balances. */
   treasury: WorldAccount;
-  /** Checksummed addresses of the 29 `deployedContracts` keys. */
+  /** Checksummed addresses of the `deployedContracts` keys (the world catalogue's 29). */
   contracts: Record<ContractKey, Address>;
   tokens: Record<TokenKey, TokenInfo>;
   constants: {
@@ -126,7 +94,7 @@ export function worldJsonPath(): string {
  *
  * @param file world.json to read; default {@link worldJsonPath}.
  * @returns the typed world (addresses checksummed, amounts as wei strings).
- * @throws {ChainError} when the file is missing or lacks one of the 29 contract keys.
+ * @throws {ChainError} when the file is missing or lacks one of the catalogue's contract keys.
  * @example
  * import { loadWorld, worldStatePath } from "./world.ts";
  * const world = loadWorld();
@@ -144,15 +112,18 @@ export function loadWorld(file: string = worldJsonPath()): World {
   }
   const missing = CONTRACT_KEYS.filter((key) => !world.contracts?.[key]);
   if (world.schemaVersion !== 1 || missing.length) {
-    throw new ChainError(`The world address book ${file} is not schema version 1 with all 29 keys.`, {
-      details: `schemaVersion ${world.schemaVersion}; missing keys: ${missing.join(", ") || "none"}`,
-    });
+    throw new ChainError(
+      `The world address book ${file} is not schema version 1 with all ${CONTRACT_KEYS.length} keys.`,
+      {
+        details: `schemaVersion ${world.schemaVersion}; missing keys: ${missing.join(", ") || "none"}`,
+      },
+    );
   }
   return world;
 }
 
 /**
- * The `deployedContracts` map a model receives: the 29 keys and their checksummed addresses.
+ * The `deployedContracts` map a model receives: the catalogue's keys and their checksummed addresses.
  * (TASKS.md §2.3; no key is ever missing, fixing the reference implementation's defect 9.)
  */
 export function deployedContracts(world: World): Record<ContractKey, Address> {

@@ -1,15 +1,13 @@
 /**
  * Fork mode (SPEC.md §3): provisions the world of TASKS.md §2 on a fork of a real chain, without
- * the local world's build script or state file. The canonical contracts (tokens, PancakeSwap router
- * and factory, PancakeSquad) are the fork's own; everything the agent holds is put there by the
- * harness with cheat methods (storage writes, `anvil_setBalance`, impersonation) and real
- * transactions from fork-only accounts, and the auxiliary contracts are deployed from the build's
- * compiled artifacts (fixtures/artifacts).
+ * the local world's build script or state file. Like the build, it reads the world catalogue
+ * (src/world/catalogue.ts): the canonical contracts (tokens, PancakeSwap router and factory,
+ * PancakeSquad) are the fork's own; the pairs come from the fork's factory; every holding, allowance
+ * and stake of the catalogue is put there by the harness with cheat methods (storage writes,
+ * `anvil_setBalance`, impersonation) and real transactions from fork-only accounts; and the own
+ * contracts are deployed from the build's compiled artifacts (fixtures/artifacts).
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   type Abi,
   type Address,
@@ -32,18 +30,42 @@ import {
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { ChainError } from "../../errors.ts";
 import {
+  delegateImplementationAbi,
   erc20Abi,
   erc721Abi,
   erc1155Abi,
   factoryAbi,
-  flashLoanAbi,
   pairAbi,
   rewardPoolAbi,
   routerAbi,
   wbnbAbi,
 } from "../abis.ts";
+import { loadArtifact } from "../artifacts.ts";
+import {
+  type AccountName,
+  ALLOWANCES,
+  CATALOGUE,
+  type CanonicalTokenKey,
+  type Catalogue,
+  canonicalAddresses,
+  deploymentOrder,
+  formatRatio,
+  HOLDINGS,
+  type Holder,
+  keysOfKind,
+  NATIVE_BALANCES,
+  NATIVE_WRAPPER,
+  type Placement,
+  resolveArgs,
+  STAKE_AGE_SECONDS,
+  STAKES,
+  storageSlotTable,
+  tokenTable,
+  WORLD_FACTS,
+  worldConstants,
+} from "../catalogue.ts";
 import { anvilRpc, primeWorldClock } from "../pool.ts";
-import { CONTRACT_KEYS, type ContractKey, loadWorld, type TokenKey, type World } from "../world.ts";
+import type { ContractKey, TokenKey, World } from "../world.ts";
 import {
   type AllowanceSlot,
   type BalanceSlot,
@@ -52,25 +74,6 @@ import {
   writeTokenBalance,
 } from "./slots.ts";
 
-const artifactsDir = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "../../../fixtures/artifacts",
-);
-
-/** The canonical BSC mainnet addresses the fork must already have code at (TASKS.md §2.2). */
-export const CANONICAL: Record<
-  "wbnb" | "usdt" | "busd" | "cake" | "pancake_router" | "pancake_factory" | "pancake_squad",
-  Address
-> = {
-  wbnb: getAddress("0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c"),
-  usdt: getAddress("0x55d398326f99059fF775485246999027B3197955"),
-  busd: getAddress("0xe9e7CEA3DedcA5984780Bafc599bD69ADd087D56"),
-  cake: getAddress("0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82"),
-  pancake_router: getAddress("0x10ED43C718714eb63d5aA57B78B54704E256024E"),
-  pancake_factory: getAddress("0xcA143Ce32Fe78f1f7019d7d551a6402fC5350c73"),
-  pancake_squad: getAddress("0x0a8901b0E25DEb55A87524f0cC164E9644020EBA"),
-};
-
 /**
  * Fork-only accounts: keccak256 of a constant label, distinct from the local world's keys, so on a
  * fork of the local world (the offline test) nothing the agent holds comes from the world's build.
@@ -78,20 +81,15 @@ export const CANONICAL: Record<
 const keyOf = (label: string): Hex => keccak256(toHex(`evm-questbench/fork/v1/${label}`));
 export const FORK_KEYS = { agent: keyOf("agent"), rich: keyOf("rich"), treasury: keyOf("treasury") } as const;
 
-/** The canonical ERC-20s whose slots are probed. */
-export const PROBED_TOKENS = ["wbnb", "usdt", "busd", "cake"] as const;
-export type ProbedToken = (typeof PROBED_TOKENS)[number];
+/** A canonical ERC-20 (catalogue token at a canonical address): the fork's own, its slots probed. */
+export type ProbedToken = CanonicalTokenKey;
 
-/** [key, tokenA, tokenB, amountA, amountB] of TASKS.md §2.2; amounts seed a pair the fork lacks. */
-const PAIRS = [
-  ["pair_usdt_busd", "usdt", "busd", "1000000", "1000000"],
-  ["pair_wbnb_usdt", "usdt", "wbnb", "600000", "1000"],
-  ["pair_wbnb_busd", "wbnb", "busd", "1000", "600000"],
-  ["pair_wbnb_cake", "cake", "wbnb", "250000", "1000"],
-  ["pair_cake_usdt", "cake", "usdt", "100000", "240000"],
-  ["pair_cake_busd", "cake", "busd", "100000", "240000"],
-] as const;
-type PairKey = (typeof PAIRS)[number][0];
+/** Whole tokens of each canonical token (but the native wrapper) the treasury gets by storage writes. */
+const TREASURY_TOKENS = "1000000000";
+/** WBNB the treasury wraps by a real deposit (WBNB stays fully backed, TASKS.md §2.1). */
+const TREASURY_WBNB = "10000";
+/** LP the treasury keeps of each pair someone holds: pre-states plant LP from it (≤ 1 LPwu today). */
+const LP_STOCK = parseEther("100");
 
 /** What a fork run records about the chain it forked (results.json `manifest.fork`). */
 export type ForkManifest = {
@@ -118,7 +116,7 @@ export type ProvisionReport = {
   /** Probed storage slots of the canonical tokens (null: not found, see `errors`). */
   slots: Record<ProbedToken, { balance: BalanceSlot | null; allowance: AllowanceSlot | null }>;
   /** Pair addresses from the factory; `created` when the fork lacked the pair and provisioning made it. */
-  pairs: Record<PairKey, { address: Address; created: boolean }>;
+  pairs: Record<string, { address: Address; created: boolean }>;
   /** Holder of PancakeSquad #1 on the fork before it was moved to the agent. */
   pancakeSquadPreviousOwner: Address | null;
   requirements: Requirement[];
@@ -127,21 +125,11 @@ export type ProvisionReport = {
   timings: { probeMs: number; provisionMs: number };
 };
 
-type Artifact = { abi: Abi; bytecode: Hex };
-const artifact = (name: string): Artifact =>
-  JSON.parse(readFileSync(path.join(artifactsDir, `${name}.json`), "utf8")) as Artifact;
-
 const lower = (a: string) => a.toLowerCase();
 /** A message on one line (viem's short messages span two). */
 const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ").trim();
-
-/** numerator/denominator as a decimal string with 18 fractional digits, truncated (world.json `P`). */
-function formatRatio(numerator: bigint, denominator: bigint): string {
-  const scaled = (numerator * 10n ** 18n) / denominator;
-  const text = scaled.toString().padStart(19, "0");
-  const fraction = text.slice(-18).replace(/0+$/, "");
-  return fraction ? `${text.slice(0, -18)}.${fraction}` : text.slice(0, -18);
-}
+const isAccount = (holder: string): holder is AccountName =>
+  holder === "agent" || holder === "rich" || holder === "treasury";
 
 /** Parameters of {@link provisionFork}. */
 export type ProvisionForkParameters = {
@@ -149,6 +137,10 @@ export type ProvisionForkParameters = {
   url: string;
   /** Chain id of the fork (56 for BNB Smart Chain). */
   chainId: number;
+  /** The world to provision; default the world catalogue (src/world/catalogue.ts). */
+  catalogue?: Catalogue | undefined;
+  /** Where the own contracts' artifacts are; default `fixtures/artifacts`. */
+  artifactsDir?: string | undefined;
 };
 
 /**
@@ -156,15 +148,14 @@ export type ProvisionForkParameters = {
  * world.json, with the fork's addresses) plus a report. Deterministic: the same fork block gives
  * the same addresses, balances and snapshot head on every pool instance.
  *
- * Steps: pin the clock (1 s per block); fund the fork accounts with BNB; probe the balance and
- * allowance slots of WBNB, USDT, BUSD, CAKE ({@link findBalanceSlot}); fund the treasury, the agent
- * (1,000 USDT, 1,000 BUSD, 100 CAKE) and R (5,000 USDT) by storage writes; wrap the agent's 100 WBNB
- * and the treasury's WBNB by real deposits; read the six pairs from the factory (`getPair`), creating
- * and seeding any that is missing; mint LP by `addLiquidity` and give the agent 2.5 LPwu and 2.0 LPub;
- * deploy the auxiliary contracts; move PancakeSquad #1 to the agent (impersonating its holder);
- * R approves A for 1,000 USDT; A stakes 0.5 LPwu in the reward pool 3,600 s before the snapshot
- * block; BNB balances are set to 100 (A) and 1 (R). Each step that fails is recorded; the
- * requirements are then verified by reading the chain.
+ * Steps (all from the catalogue): pin the clock (1 s per block); fund the fork accounts with BNB;
+ * probe the balance and allowance slots of the canonical tokens ({@link findBalanceSlot}); fund the
+ * treasury and the accounts' canonical-token holdings by storage writes; wrap WBNB holdings by real
+ * deposits; read the pairs from the factory (`getPair`), creating and seeding any that is missing;
+ * mint the LP holdings by `addLiquidity`; deploy the own contracts; plant the remaining holdings
+ * from the treasury; move PancakeSquad #1 to the agent (impersonating its holder); grant the
+ * allowances; make the stakes {@link STAKE_AGE_SECONDS} before the snapshot block; set the BNB
+ * balances. Each step that fails is recorded; the requirements are then verified by reading the chain.
  *
  * @throws {ChainError} when the fork is not chain 56 or a canonical contract has no code (nothing
  *   of the benchmark can run); failures of single steps are reported, not thrown.
@@ -173,6 +164,12 @@ export async function provisionFork(
   parameters: ProvisionForkParameters,
 ): Promise<{ world: World; report: ProvisionReport }> {
   const { url, chainId } = parameters;
+  const catalogue: Catalogue = parameters.catalogue ?? CATALOGUE;
+  // The canonical contracts the fork must already have code at (TASKS.md §2.2); their tokens are probed.
+  const CANONICAL = canonicalAddresses(catalogue);
+  const PROBED_TOKENS = keysOfKind("canonical", catalogue).filter(
+    (key) => catalogue[key]!.token,
+  ) as CanonicalTokenKey[];
   const started = performance.now();
   const chain = defineChain({
     id: chainId,
@@ -211,7 +208,7 @@ export async function provisionFork(
   const call = (from: PrivateKeyAccount, to: Address, abi: Abi, fn: string, args: unknown[], value = 0n) =>
     send(from, to, encodeFunctionData({ abi, functionName: fn, args } as never), `${fn} on ${to}`, value);
   const deploy = async (name: string, args: unknown[] = []) => {
-    const a = artifact(name);
+    const a = loadArtifact(name, parameters.artifactsDir);
     const { contractAddress } = await send(
       treasury,
       null,
@@ -219,6 +216,18 @@ export async function provisionFork(
       `deploying ${name}`,
     );
     return getAddress(contractAddress!);
+  };
+  const signer: Record<AccountName, PrivateKeyAccount> = { agent, rich, treasury };
+  const accounts: Record<AccountName, Address> = {
+    agent: agent.address,
+    rich: rich.address,
+    treasury: treasury.address,
+  };
+  const contracts: Partial<Record<string, Address>> = { ...CANONICAL };
+  const addressOf = (holder: Holder) => (isAccount(holder) ? accounts[holder] : contracts[holder]);
+  const need = (address: Address | undefined, key: string) => {
+    if (!address) throw new ChainError(`${key} has no address (an earlier step failed).`);
+    return address;
   };
 
   // --- Preconditions: without these no task can run, so they throw. ----------------------------
@@ -251,16 +260,19 @@ export async function provisionFork(
 
   await primeWorldClock(url);
   await rpc("anvil_setBalance", [treasury.address, numberToHex(parseEther("1000000"))]);
-  await rpc("anvil_setBalance", [agent.address, numberToHex(parseEther("200"))]);
-  await rpc("anvil_setBalance", [rich.address, numberToHex(parseEther("2"))]);
+  // Twice the snapshot's BNB while provisioning (gas); set to the exact amounts at the end.
+  for (const [name, amount] of Object.entries(NATIVE_BALANCES))
+    await rpc("anvil_setBalance", [accounts[name as AccountName], numberToHex(2n * parseEther(amount!))]);
 
   // --- Slots by probing. -----------------------------------------------------------------------
   const probeStart = performance.now();
   const slots = {} as ProvisionReport["slots"];
   for (const key of PROBED_TOKENS) {
-    const balance = await step(`probe ${key} balance`, () => findBalanceSlot({ url, token: CANONICAL[key] }));
+    const balance = await step(`probe ${key} balance`, () =>
+      findBalanceSlot({ url, token: CANONICAL[key]! }),
+    );
     const allowance = await step(`probe ${key} allowance`, () =>
-      findAllowanceSlot({ url, token: CANONICAL[key] }),
+      findAllowanceSlot({ url, token: CANONICAL[key]! }),
     );
     slots[key] = {
       balance: balance ? { slot: balance.slot, layout: balance.layout, offset: balance.offset } : null,
@@ -269,53 +281,70 @@ export async function provisionFork(
   }
   const probeMs = Math.round(performance.now() - probeStart);
 
-  const fund = (key: ProbedToken, holder: Address, amount: string) =>
-    step(`fund ${holder} with ${amount} ${key}`, async () => {
+  const holdingStep = (holder: Holder, token: string) => `holding ${holder} ${token}`;
+  const fund = (key: CanonicalTokenKey, holder: Holder, amount: string) =>
+    step(holdingStep(holder, key), async () => {
       const slot = slots[key].balance;
       if (!slot) throw new ChainError(`${key}: no balance slot found by probing.`);
-      await writeTokenBalance({ url, token: CANONICAL[key], slot, holder, amount: parseEther(amount) });
+      const to = need(addressOf(holder), holder);
+      await writeTokenBalance({ url, token: CANONICAL[key]!, slot, holder: to, amount: parseEther(amount) });
     });
-  for (const key of ["usdt", "busd", "cake"] as const) await fund(key, treasury.address, "1000000000");
-  await fund("usdt", agent.address, "1000");
-  await fund("busd", agent.address, "1000");
-  await fund("cake", agent.address, "100");
-  await fund("usdt", rich.address, "5000");
+  const stakedBy = (holder: Holder, token: string) =>
+    STAKES.filter((s) => s.holder === holder && s.token === token).reduce(
+      (sum, s) => sum + parseEther(s.amount),
+      0n,
+    );
+  const isProbed = (key: string): key is CanonicalTokenKey => (PROBED_TOKENS as string[]).includes(key);
+  const planted = new Set<(typeof HOLDINGS)[number]>();
+
+  for (const key of PROBED_TOKENS) if (key !== NATIVE_WRAPPER) await fund(key, "treasury", TREASURY_TOKENS);
+  for (const h of HOLDINGS)
+    if (h.token !== NATIVE_WRAPPER && isProbed(h.token) && isAccount(h.holder)) {
+      await fund(h.token, h.holder, h.amount);
+      planted.add(h);
+    }
   // WBNB stays fully backed (TASKS.md §2.1): real deposits, never storage writes.
+  const wrapper = CANONICAL[NATIVE_WRAPPER]!;
+  const wrapperAbi = catalogue[NATIVE_WRAPPER]!.abi ?? wbnbAbi;
   await step("treasury WBNB deposit", () =>
-    call(treasury, CANONICAL.wbnb, wbnbAbi, "deposit", [], parseEther("10000")),
+    call(treasury, wrapper, wrapperAbi, "deposit", [], parseEther(TREASURY_WBNB)),
   );
-  await step("agent WBNB deposit", () =>
-    call(agent, CANONICAL.wbnb, wbnbAbi, "deposit", [], parseEther("100")),
-  );
-  for (const key of ["wbnb", "usdt", "busd", "cake"] as const)
+  for (const h of HOLDINGS.filter((h) => h.token === NATIVE_WRAPPER)) {
+    planted.add(h);
+    await step(holdingStep(h.holder, h.token), () => {
+      if (!isAccount(h.holder)) throw new ChainError(`Only an account can hold ${h.token} by deposit.`);
+      return call(signer[h.holder], wrapper, wrapperAbi, "deposit", [], parseEther(h.amount));
+    });
+  }
+  const router = CANONICAL.pancake_router!;
+  const factory = CANONICAL.pancake_factory!;
+  for (const key of PROBED_TOKENS)
     await step(`treasury approves the router for ${key}`, () =>
-      call(treasury, CANONICAL[key], erc20Abi, "approve", [CANONICAL.pancake_router, maxUint256]),
+      call(treasury, CANONICAL[key]!, erc20Abi, "approve", [router, maxUint256]),
     );
 
   // --- Pairs from the factory; a missing one is created and seeded with the §2.2 reserves. -------
   const deadline = 2n ** 40n;
   const pairs = {} as ProvisionReport["pairs"];
-  for (const [key, a, b, amountA, amountB] of PAIRS) {
+  for (const key of keysOfKind("pair", catalogue)) {
+    const { tokenA, tokenB, amountA, amountB } = catalogue[key]!.place as Extract<
+      Placement,
+      { kind: "pair" }
+    >;
     await step(key, async () => {
-      let pair = getAddress(
-        await read<Address>(CANONICAL.pancake_factory, factoryAbi, "getPair", [CANONICAL[a], CANONICAL[b]]),
-      );
+      const [a, b] = [need(contracts[tokenA], tokenA), need(contracts[tokenB], tokenB)];
+      let pair = getAddress(await read<Address>(factory, factoryAbi, "getPair", [a, b]));
       let created = false;
       if (pair === zeroAddress) {
-        await call(treasury, CANONICAL.pancake_factory, factoryAbi, "createPair", [
-          CANONICAL[a],
-          CANONICAL[b],
-        ]);
-        pair = getAddress(
-          await read<Address>(CANONICAL.pancake_factory, factoryAbi, "getPair", [CANONICAL[a], CANONICAL[b]]),
-        );
+        await call(treasury, factory, factoryAbi, "createPair", [a, b]);
+        pair = getAddress(await read<Address>(factory, factoryAbi, "getPair", [a, b]));
         created = true;
       }
       const [r0, r1] = await read<[bigint, bigint, number]>(pair, pairAbi, "getReserves");
       if (r0 === 0n || r1 === 0n)
-        await call(treasury, CANONICAL.pancake_router, routerAbi, "addLiquidity", [
-          CANONICAL[a],
-          CANONICAL[b],
+        await call(treasury, router, routerAbi, "addLiquidity", [
+          a,
+          b,
           parseEther(amountA),
           parseEther(amountB),
           0n,
@@ -324,23 +353,23 @@ export async function provisionFork(
           deadline,
         ]);
       pairs[key] = { address: pair, created };
+      contracts[key] = pair;
     });
   }
 
   // P (TASKS.md §0) is a constant of the pinned block: read before provisioning mints any LP.
   let P = "0";
   await step("P", async () => {
-    const pair = pairs.pair_wbnb_usdt.address;
+    const pair = need(contracts.pair_wbnb_usdt, "pair_wbnb_usdt");
     const [token0, [r0, r1]] = await Promise.all([
       read<Address>(pair, pairAbi, "token0"),
       read<[bigint, bigint, number]>(pair, pairAbi, "getReserves"),
     ]);
-    P = lower(token0) === lower(CANONICAL.usdt) ? formatRatio(r0, r1) : formatRatio(r1, r0);
+    P = lower(token0) === lower(CANONICAL.usdt!) ? formatRatio(r0, r1) : formatRatio(r1, r0);
   });
 
   /** The treasury mints ≥ `lp` wei of a pair's LP through the router (1 % over the pro-rata amounts). */
-  async function mintLp(key: "pair_usdt_busd" | "pair_wbnb_usdt", lp: bigint) {
-    const pair = pairs[key]!.address;
+  async function mintLp(pair: Address, lp: bigint) {
     const [token0, token1, [r0, r1], supply] = await Promise.all([
       read<Address>(pair, pairAbi, "token0"),
       read<Address>(pair, pairAbi, "token1"),
@@ -348,7 +377,7 @@ export async function provisionFork(
       read<bigint>(pair, pairAbi, "totalSupply"),
     ]);
     const desired = (reserve: bigint) => (((lp * reserve) / supply + 1n) * 101n) / 100n + 1_000n;
-    await call(treasury, CANONICAL.pancake_router, routerAbi, "addLiquidity", [
+    await call(treasury, router, routerAbi, "addLiquidity", [
       token0,
       token1,
       desired(r0),
@@ -359,58 +388,58 @@ export async function provisionFork(
       deadline,
     ]);
   }
-  const lpub = parseEther("2");
-  const lpwu = parseEther("2.5");
-  // The treasury keeps a stock too: pre-states plant LP from it (e.g. query_pending_rewards, ≤ 1 LPwu).
-  const lpStock = parseEther("100");
-  await step("LPub to the agent", async () => {
-    await mintLp("pair_usdt_busd", lpub + lpStock);
-    await call(treasury, pairs.pair_usdt_busd.address, pairAbi, "transfer", [agent.address, lpub]);
-  });
-  await step("LPwu to the agent", async () => {
-    await mintLp("pair_wbnb_usdt", lpwu + lpStock);
-    await call(treasury, pairs.pair_wbnb_usdt.address, pairAbi, "transfer", [agent.address, lpwu]);
-  });
-
-  // --- Auxiliary contracts (the build's artifacts and constructor arguments). ------------------
-  const aux = {} as Partial<Record<ContractKey, Address>>;
-  const deployAux = (key: ContractKey, name: string, args: () => unknown[] = () => []) =>
-    step(`deploy ${key}`, async () => {
-      aux[key] = await deploy(name, args());
+  // LP holdings: the treasury mints every holder's LP (staked part included) plus its stock, then
+  // hands the accounts theirs (contracts get theirs once deployed, below).
+  const pairKeys = new Set(keysOfKind("pair", catalogue));
+  const minted = new Set<string>();
+  for (const h of HOLDINGS.filter((h) => pairKeys.has(h.token))) {
+    await step(holdingStep(h.holder, h.token), async () => {
+      const pair = need(contracts[h.token], h.token);
+      if (!minted.has(h.token)) {
+        minted.add(h.token);
+        const total = HOLDINGS.filter((x) => x.token === h.token).reduce(
+          (sum, x) => sum + parseEther(x.amount) + stakedBy(x.holder, x.token),
+          0n,
+        );
+        await mintLp(pair, total + LP_STOCK);
+      }
+      if (isAccount(h.holder))
+        await call(treasury, pair, pairAbi, "transfer", [
+          accounts[h.holder],
+          parseEther(h.amount) + stakedBy(h.holder, h.token),
+        ]);
     });
-  await deployAux("erc1363_token", "Quest1363Token", () => [treasury.address, parseEther("10000000")]);
-  await deployAux("erc1363_receiver", "ERC1363Receiver");
-  await deployAux("erc721_token", "QuestNFT", () => [agent.address]);
-  await deployAux("nft_receiver", "NFTReceiver");
-  await deployAux("erc1155_token", "QuestMultiToken", () => [agent.address]);
-  await deployAux("simple_staking", "SimpleStaking", () => [CANONICAL.cake]);
-  await deployAux("simple_lp_staking", "SimpleStaking", () => [pairs.pair_usdt_busd.address]);
-  await deployAux("simple_reward_pool", "SimpleRewardPool", () => [
-    pairs.pair_wbnb_usdt.address,
-    CANONICAL.cake,
-  ]);
-  await deployAux("simple_counter", "SimpleCounter");
-  await deployAux("message_board", "MessageBoard");
-  await deployAux("donation_box", "DonationBox");
-  await deployAux("fallback_receiver", "FallbackReceiver");
-  await deployAux("delegate_call_implementation", "DelegateCallImplementation", () => [2n]);
-  await deployAux("delegate_call_proxy", "DelegateCallProxy", () => [aux.delegate_call_implementation, 1n]);
-  await deployAux("flashloan_contract", "FlashLoanProvider");
+    if (isAccount(h.holder)) planted.add(h);
+  }
 
-  await step("T1363 to the agent", () =>
-    call(treasury, aux.erc1363_token!, erc20Abi, "transfer", [agent.address, parseEther("1000000")]),
-  );
-  await step("reward pool funding", () =>
-    call(treasury, CANONICAL.cake, erc20Abi, "transfer", [aux.simple_reward_pool!, parseEther("10000")]),
-  );
-  await step("flash-loan funding", () =>
-    call(treasury, CANONICAL.usdt, erc20Abi, "transfer", [aux.flashloan_contract!, parseEther("10000")]),
-  );
+  // --- Own contracts (the build's artifacts and constructor arguments). ------------------------
+  for (const key of deploymentOrder(catalogue))
+    await step(`deploy ${key}`, async () => {
+      const place = catalogue[key]!.place as Extract<Placement, { kind: "deployed" }>;
+      const args = resolveArgs(place.args, {
+        accounts,
+        contracts: contracts as Record<string, Address>,
+      });
+      contracts[key] = await deploy(place.artifact, args);
+    });
+  for (const key of keysOfKind("account", catalogue))
+    contracts[key] = accounts[(catalogue[key]!.place as { account: AccountName }).account];
+
+  // --- The remaining holdings, from the treasury. ---------------------------------------------
+  for (const h of HOLDINGS.filter((h) => !planted.has(h)))
+    await step(holdingStep(h.holder, h.token), () =>
+      call(treasury, need(contracts[h.token], h.token), erc20Abi, "transfer", [
+        need(addressOf(h.holder), h.holder),
+        parseEther(h.amount) + stakedBy(h.holder, h.token),
+      ]),
+    );
 
   // --- PancakeSquad #1 moves from its holder on the fork to the agent. ------------------------
   let squadOwner: Address | null = null;
+  const squad = CANONICAL.pancake_squad!;
+  const squadId = BigInt(WORLD_FACTS.pancakeSquadAgentTokenId);
   await step("PancakeSquad #1 to the agent", async () => {
-    squadOwner = getAddress(await read<Address>(CANONICAL.pancake_squad, erc721Abi, "ownerOf", [1n]));
+    squadOwner = getAddress(await read<Address>(squad, erc721Abi, "ownerOf", [squadId]));
     if (lower(squadOwner) === lower(agent.address)) return;
     const balance = await client.getBalance({ address: squadOwner });
     await rpc("anvil_impersonateAccount", [squadOwner]);
@@ -419,11 +448,11 @@ export async function provisionFork(
       const hash = await rpc<Hex>("eth_sendTransaction", [
         {
           from: squadOwner,
-          to: CANONICAL.pancake_squad,
+          to: squad,
           data: encodeFunctionData({
             abi: erc721Abi,
             functionName: "transferFrom",
-            args: [squadOwner, agent.address, 1n],
+            args: [squadOwner, agent.address, squadId],
           }),
           gas: numberToHex(500_000),
         },
@@ -435,45 +464,48 @@ export async function provisionFork(
     }
   });
 
-  await step("R approves A", () =>
-    call(rich, CANONICAL.usdt, erc20Abi, "approve", [agent.address, parseEther("1000")]),
-  );
+  for (const a of ALLOWANCES)
+    await step(`allowance ${a.owner} ${a.token}`, () =>
+      call(signer[a.owner], need(contracts[a.token], a.token), erc20Abi, "approve", [
+        need(addressOf(a.spender), a.spender),
+        parseEther(a.amount),
+      ]),
+    );
 
-  // --- The agent's stake, 3,600 s before the snapshot block (TASKS.md §2.1). ------------------
+  // --- The stakes, STAKE_AGE_SECONDS before the snapshot block (TASKS.md §2.1). ----------------
   let stakeTimestamp = 0;
-  await step("agent stakes 0.5 LPwu", async () => {
-    const amount = parseEther("0.5");
-    await call(agent, pairs.pair_wbnb_usdt.address, pairAbi, "approve", [aux.simple_reward_pool!, amount]);
-    const { blockNumber } = await call(agent, aux.simple_reward_pool!, rewardPoolAbi, "deposit", [amount]);
-    const block = await client.getBlock({ blockNumber });
-    stakeTimestamp = Number(block.timestamp);
-    await rpc("evm_setNextBlockTimestamp", [stakeTimestamp + 3_600]);
-  });
+  for (const s of STAKES)
+    await step(`stake ${s.holder} ${s.pool}`, async () => {
+      const [pool, token] = [need(contracts[s.pool], s.pool), need(contracts[s.token], s.token)];
+      const amount = parseEther(s.amount);
+      await call(signer[s.holder], token, erc20Abi, "approve", [pool, amount]);
+      const { blockNumber } = await call(signer[s.holder], pool, catalogue[s.pool]!.abi!, "deposit", [
+        amount,
+      ]);
+      stakeTimestamp = Number((await client.getBlock({ blockNumber })).timestamp);
+    });
+  if (stakeTimestamp) await rpc("evm_setNextBlockTimestamp", [stakeTimestamp + STAKE_AGE_SECONDS]);
   await rpc("evm_mine");
-  await rpc("anvil_setBalance", [agent.address, numberToHex(parseEther("100"))]);
-  await rpc("anvil_setBalance", [rich.address, numberToHex(parseEther("1"))]);
+  for (const [name, amount] of Object.entries(NATIVE_BALANCES))
+    await rpc("anvil_setBalance", [accounts[name as AccountName], numberToHex(parseEther(amount!))]);
 
   // --- The world object. -----------------------------------------------------------------------
   const head = await client.getBlock();
   const genesis = await client.getBlock({ blockNumber: 0n });
-  const local = loadWorld();
-  const contracts = { ...CANONICAL } as Record<ContractKey, Address>;
-  for (const key of CONTRACT_KEYS) {
-    if (key === "rich_address") contracts[key] = rich.address;
-    else if (key.startsWith("pair_")) contracts[key] = pairs[key as PairKey]?.address ?? zeroAddress;
-    else if (!(key in CANONICAL)) contracts[key] = aux[key] ?? zeroAddress;
-  }
-  const tokens = { ...local.tokens };
-  for (const key of ["wbnb", "usdt", "busd", "cake"] as TokenKey[])
+  const world_contracts = Object.fromEntries(
+    Object.keys(catalogue).map((key) => [key, contracts[key] ?? zeroAddress]),
+  ) as Record<ContractKey, Address>;
+  const tokens = tokenTable(catalogue) as World["tokens"];
+  for (const key of PROBED_TOKENS)
     await step(`metadata ${key}`, async () => {
       const [symbol, name, decimals] = await Promise.all([
-        read<string>(contracts[key], erc20Abi, "symbol"),
-        read<string>(contracts[key], erc20Abi, "name"),
-        read<number>(contracts[key], erc20Abi, "decimals"),
+        read<string>(world_contracts[key], erc20Abi, "symbol"),
+        read<string>(world_contracts[key], erc20Abi, "name"),
+        read<number>(world_contracts[key], erc20Abi, "decimals"),
       ]);
-      tokens[key] = { symbol, name, decimals: Number(decimals) };
+      tokens[key as TokenKey] = { symbol, name, decimals: Number(decimals) };
     });
-  const storageSlots = { ...local.storageSlots };
+  const storageSlots = storageSlotTable(catalogue) as World["storageSlots"];
   for (const key of PROBED_TOKENS) {
     const { balance, allowance } = slots[key];
     // world.json's storageSlots are Solidity slot numbers; other layouts live in the report only.
@@ -489,9 +521,9 @@ export async function provisionFork(
     agent: { address: agent.address, privateKey: FORK_KEYS.agent },
     rich: { address: rich.address, privateKey: FORK_KEYS.rich },
     treasury: { address: treasury.address, privateKey: FORK_KEYS.treasury },
-    contracts,
+    contracts: world_contracts,
     tokens,
-    constants: { ...local.constants, P, stakeTimestamp },
+    constants: worldConstants(P, stakeTimestamp),
     storageSlots,
   };
   const world: World = {
@@ -501,7 +533,7 @@ export async function provisionFork(
       .update(JSON.stringify({ forkHead: head.hash, body }))
       .digest("hex")}`,
   };
-  const requirements = await verifyRequirements(client, world, errors);
+  const requirements = await verifyRequirements(client, world, errors, catalogue);
   return {
     world,
     report: {
@@ -523,6 +555,7 @@ export async function verifyRequirements(
   client: PublicClient,
   world: World,
   errors: Record<string, string> = {},
+  catalogue: Catalogue = CATALOGUE,
 ): Promise<Requirement[]> {
   const c = world.contracts;
   const A = world.agent.address;
@@ -535,7 +568,7 @@ export async function verifyRequirements(
   async function need(
     id: string,
     keys: ContractKey[],
-    errorPrefix: string,
+    errorPrefixes: string | string[],
     check: () => Promise<string | true>,
   ) {
     let result: string | true;
@@ -544,7 +577,7 @@ export async function verifyRequirements(
     } catch (error) {
       result = `could not be read (${oneLine((error as { shortMessage?: string }).shortMessage ?? (error as Error).message)})`;
     }
-    const cause = result === true ? "" : why(errorPrefix);
+    const cause = result === true ? "" : [errorPrefixes].flat().map(why).filter(Boolean).join("; ");
     out.push({
       id,
       keys,
@@ -562,71 +595,84 @@ export async function verifyRequirements(
       ? true
       : `${what}: balanceOf is ${got} wei, expected ${parseEther(expected)}`;
   };
+  const accounts: Record<AccountName, Address> = {
+    agent: A,
+    rich: world.rich.address,
+    treasury: world.treasury.address,
+  };
+  const addressOf = (holder: Holder) => (isAccount(holder) ? accounts[holder] : c[holder]);
+  /** The keys whose tasks need a holder: R is `rich_address`, a contract its own key. */
+  const keysOf = (holder: Holder): ContractKey[] =>
+    holder === "rich" ? ["rich_address"] : isAccount(holder) ? [] : [holder];
+  const label = (key: ContractKey) =>
+    (world.tokens as Record<string, { symbol: string }>)[key]?.symbol ?? key;
 
-  await need("agent holds 100 BNB", [], "agent", async () =>
-    (await client.getBalance({ address: A })) === parseEther("100") ? true : "agent BNB balance is not 100",
-  );
-  await need("agent holds 100 WBNB", ["wbnb"], "WBNB", () => balanceIs(c.wbnb, A, "100", "agent WBNB"));
-  for (const [key, amount] of [
-    ["usdt", "1000"],
-    ["busd", "1000"],
-    ["cake", "100"],
-  ] as const)
-    await need(`agent holds ${amount} ${key.toUpperCase()}`, [key], key, () =>
-      balanceIs(c[key], A, amount, `agent ${key}`),
+  for (const [name, amount] of Object.entries(NATIVE_BALANCES) as [AccountName, string][])
+    await need(`${name} holds ${amount} BNB`, keysOf(name), name, async () =>
+      (await client.getBalance({ address: accounts[name] })) === parseEther(amount)
+        ? true
+        : `${name} BNB balance is not ${amount}`,
     );
-  for (const key of CONTRACT_KEYS.filter((k) => k.startsWith("pair_")))
+  for (const h of HOLDINGS)
+    await need(
+      `${h.holder} holds ${h.amount} ${label(h.token)}`,
+      [h.token, ...keysOf(h.holder)],
+      [`holding ${h.holder} ${h.token}`, `probe ${h.token}`, `deploy ${h.token}`, `deploy ${h.holder}`],
+      () => balanceIs(c[h.token], addressOf(h.holder), h.amount, `${h.holder} ${label(h.token)}`),
+    );
+  for (const key of keysOfKind("pair", catalogue) as ContractKey[])
     await need(`${key} has liquidity`, [key], key, async () => {
       const [r0, r1] = await read<[bigint, bigint, number]>(c[key], pairAbi, "getReserves");
       return r0 > 0n && r1 > 0n ? true : `${key} has no reserves`;
     });
-  await need("agent holds 2.0 LPub", ["pair_usdt_busd", "simple_lp_staking"], "LPub", () =>
-    balanceIs(c.pair_usdt_busd, A, "2", "agent LPub"),
-  );
-  await need(
-    "treasury holds ≥ 100 LPub and ≥ 100 LPwu for pre-states",
-    ["pair_usdt_busd", "pair_wbnb_usdt"],
-    "LP",
-    async () => {
-      for (const key of ["pair_usdt_busd", "pair_wbnb_usdt"] as const) {
-        const stock = await read<bigint>(c[key], erc20Abi, "balanceOf", [world.treasury.address]);
-        if (stock < parseEther("100")) return `treasury holds ${stock} wei of ${key}`;
-      }
-      return true;
-    },
-  );
-  await need(
-    "agent holds 2.0 LPwu and 0.5 staked",
-    ["pair_wbnb_usdt", "simple_reward_pool"],
-    "LPwu",
-    async () => {
-      const held = await balanceIs(c.pair_wbnb_usdt, A, "2", "agent LPwu");
-      if (held !== true) return held;
-      const [staked] = await read<[bigint, bigint, bigint]>(c.simple_reward_pool, rewardPoolAbi, "userInfo", [
-        A,
-      ]);
-      return staked === parseEther("0.5") ? true : `agent stake is ${staked} wei, expected 0.5 LPwu`;
-    },
-  );
-  for (const key of CONTRACT_KEYS.filter(
-    (k) => !k.startsWith("pair_") && !(k in CANONICAL) && k !== "rich_address",
-  ))
+  for (const key of new Set(HOLDINGS.filter((h) => h.token.startsWith("pair_")).map((h) => h.token)))
+    await need(`treasury holds ≥ 100 LP of ${key} for pre-states`, [key], `holding`, async () => {
+      const stock = await read<bigint>(c[key], erc20Abi, "balanceOf", [world.treasury.address]);
+      return stock >= LP_STOCK ? true : `treasury holds ${stock} wei of ${key}`;
+    });
+  for (const s of STAKES)
+    await need(
+      `${s.holder} stakes ${s.amount} ${label(s.token)} in ${s.pool}`,
+      [s.pool, s.token, ...keysOf(s.holder)],
+      [`stake ${s.holder} ${s.pool}`, `deploy ${s.pool}`],
+      async () => {
+        const abi = catalogue[s.pool]?.abi ?? rewardPoolAbi;
+        const [staked] = await read<bigint[]>(c[s.pool], abi, "userInfo", [addressOf(s.holder)]);
+        return staked === parseEther(s.amount)
+          ? true
+          : `${s.holder}'s stake is ${staked} wei, expected ${parseEther(s.amount)}`;
+      },
+    );
+  for (const key of keysOfKind("deployed", catalogue) as ContractKey[])
     await need(`${key} deployed`, [key], `deploy ${key}`, async () =>
       c[key] !== zeroAddress && (await client.getCode({ address: c[key] })) ? true : `${key} has no code`,
     );
-  await need("agent holds 1,000,000 T1363", ["erc1363_token"], "T1363", () =>
-    balanceIs(c.erc1363_token, A, "1000000", "agent T1363"),
-  );
-  await need("agent owns QNFT 1–10", ["erc721_token"], "erc721", async () => {
-    for (let id = 1n; id <= 10n; id++)
-      if (lower(await read<Address>(c.erc721_token, erc721Abi, "ownerOf", [id])) !== lower(A))
+  for (const a of ALLOWANCES)
+    await need(
+      `${a.owner} approved ${a.spender} for ${a.amount} ${label(a.token)}`,
+      [a.token, ...keysOf(a.owner), ...keysOf(a.spender)],
+      `allowance ${a.owner} ${a.token}`,
+      async () => {
+        const allowance = await read<bigint>(c[a.token], erc20Abi, "allowance", [
+          accounts[a.owner],
+          addressOf(a.spender),
+        ]);
+        return allowance === parseEther(a.amount)
+          ? true
+          : `allowance(${a.owner}, ${a.spender}) is ${allowance}`;
+      },
+    );
+  const { erc721AgentTokenIds: qnftIds, pancakeSquadAgentTokenId: squadId } = world.constants;
+  await need(`agent owns QNFT ${qnftIds[0]}–${qnftIds.at(-1)}`, ["erc721_token"], "erc721", async () => {
+    for (const id of qnftIds)
+      if (lower(await read<Address>(c.erc721_token, erc721Abi, "ownerOf", [BigInt(id)])) !== lower(A))
         return `QNFT #${id} is not the agent's`;
     return true;
   });
-  await need("agent owns PancakeSquad #1", ["pancake_squad"], "PancakeSquad", async () =>
-    lower(await read<Address>(c.pancake_squad, erc721Abi, "ownerOf", [1n])) === lower(A)
+  await need(`agent owns PancakeSquad #${squadId}`, ["pancake_squad"], "PancakeSquad", async () =>
+    lower(await read<Address>(c.pancake_squad, erc721Abi, "ownerOf", [BigInt(squadId)])) === lower(A)
       ? true
-      : "PancakeSquad #1 is not the agent's",
+      : `PancakeSquad #${squadId} is not the agent's`,
   );
   await need("agent holds ERC-1155 ids 1–3", ["erc1155_token"], "erc1155", async () => {
     for (const [id, units] of Object.entries(world.constants.erc1155AgentBalances))
@@ -634,42 +680,17 @@ export async function verifyRequirements(
         return `ERC-1155 id ${id} is not ${units}`;
     return true;
   });
-  await need("reward pool holds 10,000 CAKE", ["simple_reward_pool"], "reward pool", () =>
-    balanceIs(c.cake, c.simple_reward_pool, "10000", "reward pool CAKE"),
-  );
-  await need("flash-loan pool holds 10,000 USDT", ["flashloan_contract"], "flash-loan", async () => {
-    const pool = await read<bigint>(c.flashloan_contract, flashLoanAbi, "poolBalance", [c.usdt]);
-    return pool === parseEther("10000") ? true : `poolBalance(USDT) is ${pool}`;
-  });
+  const values = world.constants.delegateCallValues;
   await need(
-    "R holds 5,000 USDT, 1 BNB and approved A for 1,000 USDT",
-    ["rich_address"],
-    "R approves",
-    async () => {
-      const usdt = await balanceIs(c.usdt, c.rich_address, "5000", "R USDT");
-      if (usdt !== true) return usdt;
-      if ((await client.getBalance({ address: c.rich_address })) !== parseEther("1")) return "R BNB is not 1";
-      const allowance = await read<bigint>(c.usdt, erc20Abi, "allowance", [c.rich_address, A]);
-      return allowance === parseEther("1000") ? true : `allowance(R, A) is ${allowance}`;
-    },
-  );
-  await need(
-    "proxy holds 1, implementation 2",
+    `proxy holds ${values.proxy}, implementation ${values.implementation}`,
     ["delegate_call_proxy", "delegate_call_implementation"],
     "delegate",
     async () => {
-      const abi = [
-        {
-          type: "function",
-          name: "getValue",
-          inputs: [],
-          outputs: [{ type: "uint256" }],
-          stateMutability: "view",
-        },
-      ] as const;
-      const proxy = await read<bigint>(c.delegate_call_proxy, abi, "getValue");
-      const impl = await read<bigint>(c.delegate_call_implementation, abi, "getValue");
-      return proxy === 1n && impl === 2n ? true : `getValue() is ${proxy} / ${impl}`;
+      const proxy = await read<bigint>(c.delegate_call_proxy, delegateImplementationAbi, "getValue");
+      const impl = await read<bigint>(c.delegate_call_implementation, delegateImplementationAbi, "getValue");
+      return proxy === BigInt(values.proxy) && impl === BigInt(values.implementation)
+        ? true
+        : `getValue() is ${proxy} / ${impl}`;
     },
   );
   return out;

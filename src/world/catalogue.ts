@@ -1,0 +1,591 @@
+/**
+ * The world catalogue (TASKS.md §2): every `deployedContracts` key with where its code comes from,
+ * its constructor or initializer arguments, its one-line prompt description, its ABI and storage
+ * slots; the tokens; the six pairs; and the holdings, allowances and stakes of the snapshot.
+ *
+ * Everything that builds, provisions, describes or tests the world reads this module:
+ * `fixtures/build-world.ts` (local world), `src/world/fork/provision.ts` (fork mode),
+ * `src/protocol/prompt.ts` (environment prompt), `src/world/serve.ts` (address book) and
+ * `tests/world.test.ts`. Adding a contract is one entry in {@link CATALOGUE} plus its Solidity file
+ * in `fixtures/contracts/` (README "The world" walks through it; `tests/world.test.ts` proves it with
+ * a throwaway entry).
+ *
+ * Order matters and is part of the world's bytes: the keys reach the prompt and world.json in
+ * catalogue order; own contracts are deployed in catalogue order, a contract whose arguments name
+ * another own contract waiting until that one exists (so the addresses, which follow the treasury's
+ * nonce, stay put when an entry is appended at the end).
+ */
+import { type Abi, type Address, getAddress, type Hex, parseEther } from "viem";
+import * as abis from "./abis.ts";
+
+/** The harness's accounts (keys in world.json, never shown to a model). */
+export type AccountName = "agent" | "rich" | "treasury";
+
+/**
+ * A constructor or initializer argument, resolved when the world is built or provisioned:
+ * a literal, the address of another catalogue key, one of the harness's accounts, or an amount of
+ * whole tokens (18 decimals) as a decimal string, or a list of these.
+ */
+export type Arg =
+  | string
+  | bigint
+  | boolean
+  | { contract: string }
+  | { account: AccountName }
+  | { ether: string }
+  | readonly Arg[];
+
+/**
+ * Where an entry's code comes from:
+ * - `canonical`: a BNB Smart Chain mainnet contract at its mainnet `address`. The local build places
+ *   `artifact`'s runtime code there (`anvil_setCode`: no constructor runs, so state comes from
+ *   `storage` writes and a one-shot `initialize(...)` call, or, for `immutables`, a constructor run at
+ *   a scratch address whose runtime code is then copied). On a fork the chain's own contract is used.
+ * - `deployed`: own Solidity (`fixtures/contracts/*.sol`, compiled to `fixtures/artifacts/<artifact>.json`),
+ *   deployed by the treasury with the constructor `args`, locally and on a fork.
+ * - `pair`: a Uniswap V2 pair from the factory (`getPair(tokenA, tokenB)`); the build seeds it with
+ *   `amountA`/`amountB` whole tokens (TASKS.md §2.2, token0 first), a fork uses its own reserves and
+ *   seeds only a pair it lacks.
+ * - `account`: one of the harness's accounts (an EOA).
+ */
+export type Placement =
+  | {
+      kind: "canonical";
+      address: Address;
+      /** Artifact name in fixtures/artifacts, or `@uniswap/<package>/<Contract>` from npm. */
+      artifact: string;
+      install: "code" | { initialize: readonly Arg[] } | { immutables: readonly Arg[] };
+      /** Storage words written after the code is placed: slot (hex) → value (an address or number). */
+      storage?: Readonly<Record<Hex, Arg>>;
+    }
+  | { kind: "deployed"; artifact: string; args?: readonly Arg[] }
+  | { kind: "pair"; tokenA: string; tokenB: string; amountA: string; amountB: string }
+  | { kind: "account"; account: AccountName };
+
+/** Token metadata as the contract reports it. */
+export type TokenMeta = { symbol: string; name: string; decimals: number };
+
+/** One `deployedContracts` key. */
+export type CatalogueEntry = {
+  place: Placement;
+  /** The line of the environment prompt that says what this key is (TASKS.md §2.3). */
+  description: string;
+  /** viem ABI of what the checks and tests call (human-readable signatures parsed in abis.ts). */
+  abi?: Abi;
+  /** This contract delegates calls it does not know to that key's code (its ABI covers both). */
+  delegatesTo?: string;
+  /** Set for ERC-20 tokens listed in world.json `tokens`. */
+  token?: TokenMeta;
+  /** State variable → storage slot (Solidity layout), listed in world.json `storageSlots`. */
+  slots?: Readonly<Record<string, number>>;
+};
+
+/** A BEP-20 token at its canonical address: our BEP20 code placed there and initialized once. */
+function canonicalBep20(address: string, name: string, symbol: string, supply: string, description: string) {
+  return {
+    place: {
+      kind: "canonical",
+      address: getAddress(address),
+      artifact: "BEP20",
+      install: { initialize: [name, symbol, { ether: supply }, { account: "treasury" }] },
+    },
+    description,
+    abi: abis.bep20Abi,
+    token: { symbol, name, decimals: 18 },
+    slots: BEP20_SLOTS,
+  } satisfies CatalogueEntry;
+}
+
+const pair = (
+  tokenA: string,
+  tokenB: string,
+  amountA: string,
+  amountB: string,
+  description: string,
+): CatalogueEntry => ({
+  place: { kind: "pair", tokenA, tokenB, amountA, amountB },
+  description,
+  abi: abis.pairAbi,
+});
+
+/** BEP20.sol's layout (balances, allowances, totalSupply, name, symbol, owner, initialized). */
+const BEP20_SLOTS = {
+  balances: 0,
+  allowances: 1,
+  totalSupply: 2,
+  name: 3,
+  symbol: 4,
+  owner: 5,
+  initialized: 6,
+};
+const ERC721_SLOTS = { owners: 0, balances: 1, tokenApprovals: 2, operatorApprovals: 3, totalSupply: 4 };
+
+/**
+ * Facts the Solidity or the arguments fix, published in world.json `constants` (checks and
+ * pre-states read them there).
+ */
+export const WORLD_FACTS = {
+  /** `simple_reward_pool`: CAKE wei per second per 1e18 LP wei (SimpleRewardPool.sol). */
+  rewardPerLpPerSecondWei: "10000000000000000",
+  /** FlashLoanProvider.sol's fee. */
+  flashLoanFee: { numerator: 3, denominator: 1000 },
+  /** QuestNFT.sol's tokenURI prefix. */
+  erc721TokenUriPrefix: "ipfs://bafybeiqu3stbenchqnftmetadatawor2dfixturesbsc56abcdefghijkl/",
+  /** QuestNFT.sol mints these ids to its constructor's holder (the agent). */
+  erc721AgentTokenIds: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+  /** PancakeSquad id the agent holds (first holder of the initializer below). */
+  pancakeSquadAgentTokenId: 1,
+  /** QuestMultiToken.sol mints id → units to its constructor's holder (the agent). */
+  erc1155AgentBalances: { "1": 1000, "2": 500, "3": 100 },
+  /** Constructor arguments of the proxy and the implementation. */
+  delegateCallValues: { proxy: 1, implementation: 2 },
+} as const;
+
+/**
+ * The entries of {@link CATALOGUE}:
+ * the 29 `deployedContracts` keys in prompt order (TASKS.md §2.3's table, then the pairs).
+ * Every key reaches the model with its address and `description`.
+ */
+const ENTRIES = {
+  wbnb: {
+    place: {
+      kind: "canonical",
+      address: getAddress("0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c"),
+      artifact: "WBNB",
+      install: "code",
+    },
+    description:
+      "Wrapped BNB (WBNB), WETH9-style: deposit() wraps the BNB sent, withdraw(uint256 wad) unwraps; a plain BNB transfer also wraps",
+    abi: abis.wbnbAbi,
+    token: { symbol: "WBNB", name: "Wrapped BNB", decimals: 18 },
+    slots: { balanceOf: 0, allowance: 1 },
+  },
+  usdt: canonicalBep20(
+    "0x55d398326f99059fF775485246999027B3197955",
+    "Tether USD",
+    "USDT",
+    "31415926.535897932384626433",
+    "Tether USD (USDT, BSC-USD), BEP-20 with 18 decimals",
+  ),
+  busd: canonicalBep20(
+    "0xe9e7CEA3DedcA5984780Bafc599bD69ADd087D56",
+    "BUSD Token",
+    "BUSD",
+    "27182818.284590452353602874",
+    "BUSD Token (BUSD), BEP-20 with 18 decimals",
+  ),
+  cake: canonicalBep20(
+    "0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82",
+    "PancakeSwap Token",
+    "CAKE",
+    "1618033.988749894848204586",
+    "PancakeSwap Token (CAKE), BEP-20 with 18 decimals",
+  ),
+  pancake_router: {
+    // Router02 keeps factory and WETH as immutables inside its runtime code.
+    place: {
+      kind: "canonical",
+      address: getAddress("0x10ED43C718714eb63d5aA57B78B54704E256024E"),
+      artifact: "@uniswap/v2-periphery/UniswapV2Router02",
+      install: { immutables: [{ contract: "pancake_factory" }, { contract: "wbnb" }] },
+    },
+    description:
+      "PancakeSwap V2 router (Uniswap V2 Router02 code: 0.3 % fee, WETH() is WBNB, swapExactETHForTokens etc.)",
+    abi: abis.routerAbi,
+  },
+  pancake_factory: {
+    place: {
+      kind: "canonical",
+      address: getAddress("0xcA143Ce32Fe78f1f7019d7d551a6402fC5350c73"),
+      artifact: "@uniswap/v2-core/UniswapV2Factory",
+      install: "code",
+      // Slot 0 feeTo stays zero (fee switch off); slot 1 feeToSetter is the constructor's only state.
+      storage: { "0x1": { account: "treasury" } },
+    },
+    description: "PancakeSwap V2 factory (Uniswap V2 Factory code; getPair(tokenA, tokenB))",
+    abi: abis.factoryAbi,
+    slots: { feeTo: 0, feeToSetter: 1, getPair: 2, allPairs: 3 },
+  },
+  pancake_squad: {
+    place: {
+      kind: "canonical",
+      address: getAddress("0x0a8901b0E25DEb55A87524f0cC164E9644020EBA"),
+      artifact: "PancakeSquad",
+      // #1 to the agent, #2..#20 to the treasury (a collection, not a single token).
+      install: {
+        initialize: [
+          [{ account: "agent" }, ...Array.from({ length: 19 }, (): Arg => ({ account: "treasury" }))],
+        ],
+      },
+    },
+    description: "Pancake Squad (PS), an ERC-721 collection; safe transfers call onERC721Received",
+    abi: abis.erc721Abi,
+    slots: { ...ERC721_SLOTS, initialized: 5 },
+  },
+  erc1363_token: {
+    place: {
+      kind: "deployed",
+      artifact: "Quest1363Token",
+      args: [{ account: "treasury" }, { ether: "10000000" }],
+    },
+    description:
+      "Quest 1363 Token (T1363): ERC-20 with 18 decimals plus burn(uint256), EIP-2612 permit and ERC-1363 transferAndCall/approveAndCall",
+    abi: abis.erc1363TokenAbi,
+    token: { symbol: "T1363", name: "Quest 1363 Token", decimals: 18 },
+    slots: { ...BEP20_SLOTS, nonces: 7 },
+  },
+  erc1363_receiver: {
+    place: { kind: "deployed", artifact: "ERC1363Receiver" },
+    description:
+      "ERC-1363 receiver contract: accepts transferAndCall and approveAndCall callbacks and records the last call",
+    abi: abis.erc1363ReceiverAbi,
+  },
+  erc721_token: {
+    place: { kind: "deployed", artifact: "QuestNFT", args: [{ account: "agent" }] },
+    description: "Quest Test NFT (QNFT), an ERC-721 collection",
+    abi: abis.erc721Abi,
+    slots: ERC721_SLOTS,
+  },
+  nft_receiver: {
+    place: { kind: "deployed", artifact: "NFTReceiver" },
+    description: "ERC-721 receiver contract: accepts safe transfers (onERC721Received) and records them",
+    abi: abis.nftReceiverAbi,
+  },
+  erc1155_token: {
+    place: { kind: "deployed", artifact: "QuestMultiToken", args: [{ account: "agent" }] },
+    description:
+      "Quest Multi Token, an ERC-1155 contract (safeTransferFrom(from, to, id, amount, data), safeBatchTransferFrom)",
+    abi: abis.erc1155Abi,
+    /** balances is keyed [id][account]. */
+    slots: { balances: 0, operatorApprovals: 1 },
+  },
+  simple_staking: {
+    place: { kind: "deployed", artifact: "SimpleStaking", args: [{ contract: "cake" }] },
+    description:
+      "CAKE staking: deposit(uint256 amount) pulls CAKE with transferFrom, withdraw(uint256 amount), userInfo(address) → (amount, depositTime)",
+    abi: abis.simpleStakingAbi,
+    /** userInfo struct: amount +0, depositTime +1. */
+    slots: { userInfo: 0, totalStaked: 1 },
+  },
+  simple_lp_staking: {
+    place: { kind: "deployed", artifact: "SimpleStaking", args: [{ contract: "pair_usdt_busd" }] },
+    description:
+      "USDT/BUSD LP staking: deposit(uint256 amount), withdraw(uint256 amount), userInfo(address) → (amount, depositTime)",
+    abi: abis.simpleStakingAbi,
+    slots: { userInfo: 0, totalStaked: 1 },
+  },
+  simple_reward_pool: {
+    place: {
+      kind: "deployed",
+      artifact: "SimpleRewardPool",
+      args: [{ contract: "pair_wbnb_usdt" }, { contract: "cake" }],
+    },
+    description:
+      "WBNB/USDT LP farm paying CAKE: deposit(uint256), withdraw(uint256), harvest(), emergencyWithdraw(), pendingReward(address), userInfo(address) → (amount, rewardDebt, lastUpdateTime)",
+    abi: abis.rewardPoolAbi,
+    /** userInfo struct: amount +0, rewardDebt +1, lastUpdateTime +2. */
+    slots: { userInfo: 0, totalStaked: 1 },
+  },
+  simple_counter: {
+    place: { kind: "deployed", artifact: "SimpleCounter" },
+    description: "Counter: increment(), getCounter() → uint256",
+    abi: abis.counterAbi,
+    slots: { count: 0 },
+  },
+  message_board: {
+    place: { kind: "deployed", artifact: "MessageBoard" },
+    description: "Message board: setMessage(string), getMessage() → string",
+    abi: abis.messageBoardAbi,
+    slots: { message: 0, lastSender: 1 },
+  },
+  donation_box: {
+    place: { kind: "deployed", artifact: "DonationBox" },
+    description: "Donation box: payable donate(), getDonation(address) → uint256, getBalance() → uint256",
+    abi: abis.donationBoxAbi,
+    slots: { donations: 0, totalDonations: 1 },
+  },
+  fallback_receiver: {
+    place: { kind: "deployed", artifact: "FallbackReceiver" },
+    description:
+      "Contract with payable receive() and fallback(), counting each apart (receiveCount, fallbackCount, totalReceived)",
+    abi: abis.fallbackReceiverAbi,
+    slots: { receiveCount: 0, fallbackCount: 1, totalReceived: 2, lastSender: 3 },
+  },
+  delegate_call_proxy: {
+    place: {
+      kind: "deployed",
+      artifact: "DelegateCallProxy",
+      args: [{ contract: "delegate_call_implementation" }, BigInt(WORLD_FACTS.delegateCallValues.proxy)],
+    },
+    description: "Proxy that delegatecalls unknown functions to its implementation (value in slot 0)",
+    abi: abis.delegateProxyAbi,
+    delegatesTo: "delegate_call_implementation",
+    slots: { value: 0, implementation: 1 },
+  },
+  delegate_call_implementation: {
+    place: {
+      kind: "deployed",
+      artifact: "DelegateCallImplementation",
+      args: [BigInt(WORLD_FACTS.delegateCallValues.implementation)],
+    },
+    description: "Implementation behind the proxy: setValue(uint256), getValue() → uint256",
+    abi: abis.delegateImplementationAbi,
+    slots: { value: 0 },
+  },
+  flashloan_contract: {
+    place: { kind: "deployed", artifact: "FlashLoanProvider" },
+    description:
+      "Flash-loan provider: executeFlashLoan(address token, uint256 amount) lends to the caller and pulls back amount + 0.3 % with transferFrom; poolBalance(address token)",
+    abi: abis.flashLoanAbi,
+  },
+  rich_address: {
+    place: { kind: "account", account: "rich" },
+    description: "An externally owned account holding USDT (not a contract)",
+  },
+  pair_usdt_busd: pair("usdt", "busd", "1000000", "1000000", "PancakeSwap V2 pair USDT/BUSD (its LP token)"),
+  pair_wbnb_usdt: pair("usdt", "wbnb", "600000", "1000", "PancakeSwap V2 pair WBNB/USDT (its LP token)"),
+  pair_wbnb_busd: pair("wbnb", "busd", "1000", "600000", "PancakeSwap V2 pair WBNB/BUSD (its LP token)"),
+  pair_wbnb_cake: pair("cake", "wbnb", "250000", "1000", "PancakeSwap V2 pair WBNB/CAKE (its LP token)"),
+  pair_cake_usdt: pair("cake", "usdt", "100000", "240000", "PancakeSwap V2 pair CAKE/USDT (its LP token)"),
+  pair_cake_busd: pair("cake", "busd", "100000", "240000", "PancakeSwap V2 pair CAKE/BUSD (its LP token)"),
+} satisfies Record<string, CatalogueEntry>;
+
+/** One of the `deployedContracts` keys of {@link CATALOGUE}. */
+export type ContractKey = keyof typeof ENTRIES;
+
+/** The world catalogue: `deployedContracts` key → entry, in prompt order. */
+export const CATALOGUE: { readonly [K in ContractKey]: CatalogueEntry } = ENTRIES;
+
+/** A catalogue as the builders read it (the default one, or one a test extends). */
+export type Catalogue = Readonly<Record<string, CatalogueEntry>>;
+
+/** Keys whose entry is an ERC-20 token listed in world.json `tokens`. */
+export type TokenKey = {
+  [K in ContractKey]: (typeof ENTRIES)[K] extends { token: TokenMeta } ? K : never;
+}[ContractKey];
+
+/** Token keys at canonical mainnet addresses (the fork's own tokens, whose slots fork mode probes). */
+export type CanonicalTokenKey = {
+  [K in TokenKey]: (typeof ENTRIES)[K] extends { place: { kind: "canonical" } } ? K : never;
+}[TokenKey];
+
+/** Who holds something at the snapshot: one of the harness's accounts or a contract of the catalogue. */
+export type Holder = AccountName | ContractKey;
+
+/** An ERC-20 (token or LP) balance at the snapshot, in whole tokens (18 decimals). */
+export type Holding = { holder: Holder; token: ContractKey; amount: string };
+
+/**
+ * ERC-20 balances at the snapshot beyond what constructors and initializers mint (TASKS.md §2.1).
+ * Planted from the treasury; WBNB (the native wrapper) by the holder's own deposit, so every WBNB is
+ * backed. LP staked in a pool is listed under {@link STAKES}, not here.
+ */
+export const HOLDINGS: readonly Holding[] = [
+  { holder: "agent", token: "wbnb", amount: "100" },
+  { holder: "agent", token: "usdt", amount: "1000" },
+  { holder: "agent", token: "busd", amount: "1000" },
+  { holder: "agent", token: "cake", amount: "100" },
+  { holder: "agent", token: "erc1363_token", amount: "1000000" },
+  { holder: "agent", token: "pair_usdt_busd", amount: "2" },
+  { holder: "agent", token: "pair_wbnb_usdt", amount: "2" },
+  { holder: "rich", token: "usdt", amount: "5000" },
+  { holder: "simple_reward_pool", token: "cake", amount: "10000" },
+  { holder: "flashloan_contract", token: "usdt", amount: "10000" },
+];
+
+/** The key whose token wraps the native coin (held by deposit, never planted by transfer). */
+export const NATIVE_WRAPPER: ContractKey = "wbnb";
+
+/** BNB (whole coins) the accounts hold at the snapshot. */
+export const NATIVE_BALANCES: Readonly<Partial<Record<AccountName, string>>> = { agent: "100", rich: "1" };
+
+/** ERC-20 allowances at the snapshot (whole tokens). The agent grants none (TASKS.md §2.1). */
+export const ALLOWANCES: readonly {
+  owner: AccountName;
+  token: ContractKey;
+  spender: Holder;
+  amount: string;
+}[] = [{ owner: "rich", token: "usdt", spender: "agent", amount: "1000" }];
+
+/**
+ * Stakes at the snapshot: `holder` approved exactly `amount` and called `pool.deposit(amount)`,
+ * {@link STAKE_AGE_SECONDS} before the snapshot block (so rewards are pending).
+ */
+export const STAKES: readonly {
+  holder: AccountName;
+  pool: ContractKey;
+  token: ContractKey;
+  amount: string;
+}[] = [{ holder: "agent", pool: "simple_reward_pool", token: "pair_wbnb_usdt", amount: "0.5" }];
+
+/** Seconds between the last stake and the snapshot block (TASKS.md §2.1). */
+export const STAKE_AGE_SECONDS = 3_600;
+
+// ---------------------------------------------------------------------------------------------
+// Derived views
+// ---------------------------------------------------------------------------------------------
+
+/** The keys of a catalogue, in prompt order. */
+export function catalogueKeys<C extends Catalogue>(catalogue: C): (keyof C & string)[] {
+  return Object.keys(catalogue) as (keyof C & string)[];
+}
+
+/** Keys whose entry is placed at a canonical mainnet address, with those addresses. */
+export function canonicalAddresses(catalogue: Catalogue = CATALOGUE): Record<string, Address> {
+  const out: Record<string, Address> = {};
+  for (const [key, entry] of Object.entries(catalogue))
+    if (entry.place.kind === "canonical") out[key] = entry.place.address;
+  return out;
+}
+
+/** The `deployedContracts` keys of one placement kind, in catalogue order. */
+export function keysOfKind(kind: Placement["kind"], catalogue: Catalogue = CATALOGUE): string[] {
+  return Object.keys(catalogue).filter((key) => catalogue[key]!.place.kind === kind);
+}
+
+/** Key → token metadata of the token entries (world.json `tokens`), in catalogue order. */
+export function tokenTable(catalogue: Catalogue = CATALOGUE): Record<string, TokenMeta> {
+  const out: Record<string, TokenMeta> = {};
+  for (const [key, entry] of Object.entries(catalogue))
+    if (entry.token)
+      out[key] = { symbol: entry.token.symbol, name: entry.token.name, decimals: entry.token.decimals };
+  return out;
+}
+
+/** Key → storage slots (world.json `storageSlots`): token entries first, then the others. */
+export function storageSlotTable(catalogue: Catalogue = CATALOGUE): Record<string, Record<string, number>> {
+  const entries = Object.entries(catalogue).filter(([, entry]) => entry.slots);
+  const ordered = [...entries.filter(([, e]) => e.token), ...entries.filter(([, e]) => !e.token)];
+  return Object.fromEntries(ordered.map(([key, entry]) => [key, { ...entry.slots! }]));
+}
+
+// Array.isArray does not narrow readonly arrays.
+const isArgList = (arg: object): arg is readonly Arg[] => Array.isArray(arg);
+
+/** Catalogue keys an argument list names (`{ contract: key }`), nested lists included. */
+export function argDependencies(args: readonly Arg[] = []): string[] {
+  return args.flatMap((arg): string[] =>
+    typeof arg === "object" && isArgList(arg)
+      ? argDependencies(arg)
+      : typeof arg === "object" && arg !== null && "contract" in arg
+        ? [arg.contract]
+        : [],
+  );
+}
+
+/**
+ * The `deployed` entries in deployment order: catalogue order, except that an entry whose
+ * arguments name another `deployed` entry waits until that one is deployed (the first ready entry
+ * in catalogue order goes next).
+ *
+ * @throws {Error} on a dependency cycle.
+ */
+export function deploymentOrder(catalogue: Catalogue = CATALOGUE): string[] {
+  const pending = keysOfKind("deployed", catalogue);
+  const own = new Set(pending);
+  const done = new Set<string>();
+  const order: string[] = [];
+  while (pending.length) {
+    const index = pending.findIndex((key) => {
+      const place = catalogue[key]!.place as Extract<Placement, { kind: "deployed" }>;
+      return argDependencies(place.args).every((dep) => !own.has(dep) || done.has(dep));
+    });
+    if (index < 0)
+      throw new Error(`Catalogue: constructor arguments form a cycle among ${pending.join(", ")}.`);
+    const [key] = pending.splice(index, 1);
+    done.add(key!);
+    order.push(key!);
+  }
+  return order;
+}
+
+/** What an {@link Arg} resolves against. */
+export type ArgContext = {
+  accounts: Record<AccountName, Address>;
+  contracts: Readonly<Record<string, Address>>;
+};
+
+/**
+ * Resolves constructor/initializer arguments to ABI values.
+ *
+ * @throws {Error} naming the key when an argument names a contract that has no address yet.
+ */
+export function resolveArgs(args: readonly Arg[] = [], context: ArgContext): unknown[] {
+  return args.map(function resolve(arg: Arg): unknown {
+    if (typeof arg !== "object" || arg === null) return arg;
+    if (isArgList(arg)) return arg.map(resolve);
+    if ("contract" in arg) {
+      const address = context.contracts[arg.contract];
+      if (!address) throw new Error(`Catalogue argument names ${arg.contract}, which has no address yet.`);
+      return address;
+    }
+    if ("account" in arg) return context.accounts[arg.account];
+    return parseEther(arg.ether);
+  });
+}
+
+/**
+ * Checks a catalogue's cross-references: every `{ contract }` argument, pair token, `delegatesTo`,
+ * holding, allowance and stake names a key of the catalogue.
+ *
+ * @returns one line per broken reference (empty when consistent).
+ */
+export function catalogueProblems(catalogue: Catalogue = CATALOGUE): string[] {
+  const problems: string[] = [];
+  const known = (key: string) => key in catalogue;
+  const holder = (h: string) => h === "agent" || h === "rich" || h === "treasury" || known(h);
+  for (const [key, entry] of Object.entries(catalogue)) {
+    const place = entry.place;
+    const refs =
+      place.kind === "deployed"
+        ? argDependencies(place.args)
+        : place.kind === "pair"
+          ? [place.tokenA, place.tokenB]
+          : place.kind === "canonical" && typeof place.install === "object"
+            ? argDependencies(
+                "initialize" in place.install ? place.install.initialize : place.install.immutables,
+              )
+            : [];
+    if (entry.delegatesTo) refs.push(entry.delegatesTo);
+    for (const ref of refs) if (!known(ref)) problems.push(`${key} names unknown key ${ref}`);
+  }
+  for (const h of HOLDINGS)
+    if (!known(h.token) || !holder(h.holder)) problems.push(`holding ${h.holder} ${h.token}`);
+  for (const a of ALLOWANCES)
+    if (!known(a.token) || !holder(a.spender)) problems.push(`allowance ${a.owner} ${a.token}`);
+  for (const s of STAKES) if (!known(s.pool) || !known(s.token)) problems.push(`stake ${s.pool} ${s.token}`);
+  return problems;
+}
+
+/**
+ * world.json `constants` from the catalogue plus the two values read off the chain.
+ *
+ * @param P USDT per WBNB in `pair_wbnb_usdt` (18 digits, truncated; see {@link formatRatio}).
+ * @param stakeTimestamp block timestamp of the agent's stake (seconds).
+ */
+export function worldConstants(P: string, stakeTimestamp: number) {
+  const stake = STAKES.find((s) => s.holder === "agent" && s.pool === "simple_reward_pool");
+  const allowance = ALLOWANCES.find((a) => a.owner === "rich" && a.spender === "agent" && a.token === "usdt");
+  return {
+    P,
+    blockTimeSeconds: 1 as const,
+    rewardPerLpPerSecondWei: WORLD_FACTS.rewardPerLpPerSecondWei,
+    flashLoanFee: { ...WORLD_FACTS.flashLoanFee },
+    agentStakedLpwuWei: parseEther(stake?.amount ?? "0").toString(),
+    stakeTimestamp,
+    richAllowanceToAgentWei: parseEther(allowance?.amount ?? "0").toString(),
+    erc721TokenUriPrefix: WORLD_FACTS.erc721TokenUriPrefix,
+    erc721AgentTokenIds: [...WORLD_FACTS.erc721AgentTokenIds],
+    pancakeSquadAgentTokenId: WORLD_FACTS.pancakeSquadAgentTokenId,
+    erc1155AgentBalances: { ...WORLD_FACTS.erc1155AgentBalances },
+    delegateCallValues: { ...WORLD_FACTS.delegateCallValues },
+  };
+}
+
+/** numerator/denominator as a decimal string with `digits` fractional digits, truncated (world.json `P`). */
+export function formatRatio(numerator: bigint, denominator: bigint, digits = 18): string {
+  const scaled = (numerator * 10n ** BigInt(digits)) / denominator;
+  const text = scaled.toString().padStart(digits + 1, "0");
+  const fraction = text.slice(-digits).replace(/0+$/, "");
+  return fraction ? `${text.slice(0, -digits)}.${fraction}` : text.slice(0, -digits);
+}
