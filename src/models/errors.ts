@@ -13,7 +13,9 @@ export type ProviderErrorCode =
   | "auth"
   | "malformed_completion"
   | "cache_miss"
-  | "http_error";
+  | "http_error"
+  /** The run stopped after N identical non-retryable 4xx answers (src/models/breaker.ts). */
+  | "run_stopped";
 
 /**
  * A provider call failed: after the SDK's own retries (429, 408, 409, 5xx, timeouts, connection
