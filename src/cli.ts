@@ -10,8 +10,8 @@ const HELP = `Usage:
              [--provider-concurrency N] [--cache on|off|replay] [--cache-dir DIR] [--budget USD] [--fresh]
              [--shard i/n] [--junit FILE] [--fork-url URL [--fork-block N|latest]]
       Run the benchmark (default: --model ${DEFAULT_OPTIONS.model} --split all --seed 1 --concurrency 2
-      --out ${DEFAULT_OPTIONS.out}). Models: reference, scripted:DIR, a registry alias (claude-sonnet,
-      gpt-5, deepseek-v3.2, … see src/models/registry.json), openrouter/<id>, <provider>:<model-id>,
+      --out ${DEFAULT_OPTIONS.out}). Models: reference, scripted:DIR, a registry name or alias (claude-sonnet,
+      gpt, gemini-pro, deepseek, … see src/models/registry.json), openrouter/<id>, <provider>:<model-id>,
       openai-compatible:<baseURL>#<model>. Provider models: temperature 0.7, 16384 max tokens, key from
       the provider's variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, …), responses
       cached in --cache-dir (else QUESTBENCH_CACHE_DIR, else .questbench/cache); a rerun into the same
