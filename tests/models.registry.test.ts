@@ -99,6 +99,12 @@ describe("model registry", () => {
       "model 'claude-sonnet-4.5' (claude-sonnet-4-5 on anthropic) is deprecated and retires on 2026-11-30; use claude-sonnet-5 (alias claude-sonnet) instead",
     ]);
     expect(checkRunModel({ model: "claude-sonnet" }, { ANTHROPIC_API_KEY: "k" })).toEqual([]);
+    // Replaying a retired model's cache calls no provider: allowed, with a warning.
+    expect(checkRunModel({ model: "deepseek-v3.2", cache: "replay" }, {})).toEqual([
+      "model 'deepseek-v3.2' (deepseek-chat on deepseek) was retired on 2026-07-24: replaying its cached answers only",
+    ]);
+    // Through OpenRouter an open-weights model outlives its maker's API: no lifecycle is claimed there.
+    expect(checkRunModel({ model: "openrouter/deepseek-v3.2" }, { OPENROUTER_API_KEY: "k" })).toEqual([]);
     expect(
       lifecycleWarning(resolveModelName("openai-compatible:http://127.0.0.1:1/v1#m", {})),
     ).toBeUndefined();

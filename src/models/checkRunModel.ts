@@ -5,7 +5,7 @@ import type { ModelOptions } from "./settings.ts";
 
 /**
  * Checks, before any chain starts, that a run's model can be called: the name resolves, the model is
- * not retired, its API key is set (not needed with `--cache replay`), `--budget` has a price to
+ * not retired (unless only its cache is replayed), its API key is set (not needed with `--cache replay`), `--budget` has a price to
  * project with, and a `scripted:DIR` directory exists.
  * @returns one-line warnings to print before the run (a deprecated model's retirement date and replacement).
  * @throws {ModelProviderError} a one-line error naming what is missing (e.g. the key's variable) or,
@@ -17,7 +17,7 @@ export function checkRunModel(
 ): string[] {
   const local = isLocalModel(options.model);
   const resolved = local ? null : resolveModelName(options.model, env);
-  const warning = resolved ? lifecycleWarning(resolved) : undefined;
+  const warning = resolved ? lifecycleWarning(resolved, { replay: options.cache === "replay" }) : undefined;
   resolveModel(options.model, options, env);
   if (options.budget !== undefined && !resolved?.price)
     throw new ModelProviderError(

@@ -132,6 +132,7 @@ export function resolveModelName(name: string, env: NodeJS.ProcessEnv = process.
     regName: string | null,
   ): ResolvedModel => {
     const p = r.providers[provider]!;
+    const own = entry !== undefined && entry.provider === provider;
     return {
       name,
       registryName: regName,
@@ -149,9 +150,11 @@ export function resolveModelName(name: string, env: NodeJS.ProcessEnv = process.
       maxOutputTokens: entry?.maxOutputTokens ?? null,
       concurrency: p.concurrency,
       notes: entry?.notes ?? null,
-      status: entry?.status ?? "active",
-      retiresOn: entry?.retiresOn ?? null,
-      replacement: entry?.replacement ?? null,
+      // The lifecycle is the entry's own provider's: an open-weights model retired by its maker may
+      // still be served through OpenRouter under the same registry name.
+      status: own ? entry.status : "active",
+      retiresOn: own ? entry.retiresOn : null,
+      replacement: own ? (entry.replacement ?? null) : null,
     };
   };
 
@@ -232,13 +235,20 @@ function unknownModelMessage(name: string, r: Registry): string {
 
 /**
  * A one-line judgement of a resolved model's lifecycle before a run: a warning for a deprecated model
- * (with its retirement date and replacement), undefined for an active one.
- * @throws {ModelProviderError} for a retired model, naming its replacement.
+ * (with its retirement date and replacement) or for a retired one whose cached answers are replayed
+ * (`--cache replay` calls no provider), undefined for an active one.
+ * @throws {ModelProviderError} for a retired model called for real, naming its replacement.
  */
-export function lifecycleWarning(m: ResolvedModel, r: Registry = loadRegistry()): string | undefined {
+export function lifecycleWarning(
+  m: ResolvedModel,
+  options: { replay?: boolean } = {},
+  r: Registry = loadRegistry(),
+): string | undefined {
   if (m.status === "active") return undefined;
   const what = `model '${m.name}' (${m.model} on ${m.provider})`;
   const instead = m.replacement ? `; use ${m.replacement}${aliasNote(m.replacement, r)} instead` : "";
+  if (m.status === "retired" && options.replay)
+    return `${what} was retired${m.retiresOn ? ` on ${m.retiresOn}` : ""}: replaying its cached answers only`;
   if (m.status === "retired")
     throw new ModelProviderError(
       `${what} was retired${m.retiresOn ? ` on ${m.retiresOn}` : ""}${instead} (src/models/registry.json)`,
