@@ -184,6 +184,25 @@ describe("provider model", () => {
     );
   });
 
+  test("the OpenAI SDK's 404 trips the breaker the same way", async () => {
+    script = () => ({
+      kind: "status",
+      status: 404,
+      body: { error: { message: "The model `deepseek-chat` does not exist", type: "invalid_request_error" } },
+    });
+    const env = { DEEPSEEK_API_KEY: "k", DEEPSEEK_BASE_URL: server.openaiBaseURL };
+    const model = providerModel(
+      resolveModelName("deepseek:deepseek-chat", env),
+      modelSettings({ cacheDir: tmp(), cache: "off" }, env),
+      env,
+    );
+    const first = server.requests.length;
+    const codes: string[] = [];
+    for (let i = 0; i < 4; i++) codes.push((await model.generate(request(`oa${i}`)).catch((e) => e)).code);
+    expect(codes).toEqual(["bad_request", "bad_request", "run_stopped", "run_stopped"]);
+    expect(server.requests.length - first).toBe(3);
+  });
+
   test("different 4xx answers, 429s and 5xx never stop a run", async () => {
     let n = 0;
     script = () => ({ kind: "status", status: 400, body: { error: { message: `bad prompt ${n++}` } } });
@@ -191,6 +210,8 @@ describe("provider model", () => {
     for (let i = 0; i < 4; i++) await model.generate(request(`d${i}`)).catch(() => undefined);
     script = () => ({ kind: "status", status: 500 });
     for (let i = 0; i < 4; i++) await model.generate(request(`e${i}`)).catch(() => undefined);
+    script = () => ({ kind: "status", status: 429 });
+    for (let i = 0; i < 4; i++) await model.generate(request(`r${i}`)).catch(() => undefined);
     expect(model.stopped!()).toBeUndefined();
   });
 
