@@ -40,10 +40,12 @@ describe("benchmark workflow: plan", () => {
       ["2/3", "results-gpt-shard-2-of-3"],
       ["3/3", "results-gpt-shard-3-of-3"],
     ]);
-    // The shards of one model share its response cache.
-    expect(new Set(include.filter((e) => e.model === "gpt").map((e) => e.cacheKey))).toEqual(
-      new Set(["gpt"]),
-    );
+    // Each shard restores its own cache first (same instances), then any of the model's.
+    expect(include.filter((e) => e.model === "gpt").map((e) => `${e.cacheKey}/${e.cacheShard}`)).toEqual([
+      "gpt/1-of-3",
+      "gpt/2-of-3",
+      "gpt/3-of-3",
+    ]);
   });
 
   test("refuses no model, a bad shard count, and two models whose artifacts would collide", () => {

@@ -9,8 +9,13 @@ export type MatrixEntry = {
   shard: string;
   /** Artifact name: `results-<slug>` or `results-<slug>-shard-<i>-of-<n>` (no trailing separator). */
   artifact: string;
-  /** Per-model part of the response cache's key (actions/cache), shared by the model's shards. */
+  /** The model's part of the response cache's key (actions/cache). */
   cacheKey: string;
+  /**
+   * The shard's part (`all` or `<i>-of-<n>`): a shard restores its own last cache first (the same
+   * instances), then any of the model's.
+   */
+  cacheShard: string;
 };
 
 export const MAX_SHARDS = 32;
@@ -51,6 +56,7 @@ export function planMatrix(models: string, shards: string): { include: MatrixEnt
         shard: n > 1 ? `${i}/${n}` : "",
         artifact: n > 1 ? `results-${slug}-shard-${i}-of-${n}` : `results-${slug}`,
         cacheKey: slug,
+        cacheShard: n > 1 ? `${i}-of-${n}` : "all",
       });
   }
   return { include };
