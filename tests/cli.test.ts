@@ -169,6 +169,27 @@ describe("npx questbench", () => {
     expect(readdirSync(out)).toEqual([]);
   });
 
+  test("a deprecated model runs after a one-line warning naming its retirement date and replacement", async () => {
+    const out = mkdtempSync(path.join(tmpdir(), "qb-cli-"));
+    // Replaying an empty cache calls no provider: the run starts, and every call is a cache miss.
+    const r = await questbench([
+      "--model",
+      "claude-sonnet-4.5",
+      "--tasks",
+      "bnb_transfer_basic",
+      "--cache",
+      "replay",
+      "--cache-dir",
+      mkdtempSync(path.join(tmpdir(), "qb-cache-")),
+      "--out",
+      out,
+    ]);
+    expect(lines(r.stderr)[0]).toBe(
+      "questbench: warning: model 'claude-sonnet-4.5' (claude-sonnet-4-5 on anthropic) is deprecated and retires on 2026-11-30; use claude-sonnet-5 (alias claude-sonnet) instead",
+    );
+    expect(readResults(out).instances.map((i) => i.failure?.code)).toEqual(["cache_miss"]);
+  });
+
   test("3 identical 404s stop a run: no fourth request, one line saying so, every instance kept for a rerun", async () => {
     const server = await startFakeProvider(() => ({
       kind: "status",
