@@ -1,6 +1,7 @@
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { BaseError } from "./errors.ts";
-import { DEFAULT_OPTIONS, parseRunFlags, UsageError } from "./runOptions.ts";
+import { BaseError, UnknownModelError } from "./errors.ts";
+import { DEFAULT_OPTIONS, parseArgsUsageError, parseRunFlags, UsageError } from "./runOptions.ts";
 
 const HELP = `Usage:
   questbench [--model M] [--split atomic|composite|all] [--tasks id,id] [--seed N]
@@ -9,8 +10,8 @@ const HELP = `Usage:
              [--provider-concurrency N] [--cache on|off|replay] [--cache-dir DIR] [--budget USD] [--fresh]
              [--shard i/n] [--junit FILE] [--fork-url URL [--fork-block N|latest]]
       Run the benchmark (default: --model ${DEFAULT_OPTIONS.model} --split all --seed 1 --concurrency 2
-      --out ${DEFAULT_OPTIONS.out}). Models: reference, scripted:DIR, a registry alias (claude-sonnet,
-      gpt-5, deepseek-v3.2, … see src/models/registry.json), openrouter/<id>, <provider>:<model-id>,
+      --out ${DEFAULT_OPTIONS.out}). Models: reference, scripted:DIR, a registry name or alias (claude-sonnet,
+      gpt, gemini-pro, deepseek, … see src/models/registry.json), openrouter/<id>, <provider>:<model-id>,
       openai-compatible:<baseURL>#<model>. Provider models: temperature 0.7, 16384 max tokens, key from
       the provider's variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, …), responses
       cached in --cache-dir (else QUESTBENCH_CACHE_DIR, else .questbench/cache); a rerun into the same
@@ -26,7 +27,16 @@ const HELP = `Usage:
       (world, fork block, task versions) unless --force.
   questbench world [--port P]
       Serve the local BSC-like world on 127.0.0.1 and print its URL and address book.
-  questbench --help`;
+  questbench --help | --version
+Exit codes: 0 the run finished (whatever the scores; reference: all 100), 1 a run or harness
+failure (provider or infrastructure error, run stopped, missing key, retired model), 2 a usage error.`;
+
+/** The package's version (package.json), for `--version`. */
+export function packageVersion(): string {
+  return (
+    JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+  ).version;
+}
 
 /**
  * The command line (`npx questbench …`). Errors set `process.exitCode`; nothing here calls
@@ -36,6 +46,10 @@ export async function runCli(argv: string[]): Promise<void> {
   try {
     if (argv.includes("--help") || argv.includes("-h")) {
       console.log(HELP);
+      return;
+    }
+    if (argv.includes("--version")) {
+      console.log(packageVersion());
       return;
     }
     if (argv[0] === "world") return await serve(argv.slice(1));
@@ -50,14 +64,17 @@ export async function runCli(argv: string[]): Promise<void> {
       throw new UsageError(`no task matches --split ${options.split}`);
     // A missing API key or an unknown model fails here, before Vitest and Anvil start.
     const { checkRunModel } = await import("./models/checkRunModel.ts");
-    checkRunModel(options);
+    for (const warning of checkRunModel(options)) console.warn(`questbench: warning: ${warning}`);
     const { runBenchmark } = await import("./runBenchmark.ts");
     const { exitCode, results } = await runBenchmark(options);
     if (!results) console.error("questbench: no instance finished; see the errors above.");
+    // The model's breaker stopped the run (src/models/breaker.ts): say so once, last.
+    const stopped = results?.instances.find((i) => i.failure?.code === "run_stopped");
+    if (stopped) console.error(`questbench: ${stopped.failure!.reason}`);
     process.exitCode = exitCode || (results ? 0 : 1);
   } catch (error) {
-    if (error instanceof UsageError) {
-      console.error(`questbench: ${error.message}\n\n${HELP}`);
+    if (error instanceof UsageError || error instanceof UnknownModelError) {
+      console.error(`questbench: ${error.message} (see questbench --help)`);
       process.exitCode = 2;
     } else if (error instanceof BaseError) {
       console.error(`questbench: ${error.message}`);
@@ -76,7 +93,7 @@ async function report(argv: string[]): Promise<void> {
       strict: true,
     });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw parseArgsUsageError(error, ["out", "force"]);
   }
   if (parsed.positionals.length === 0) throw new UsageError("report needs results.json files or directories");
   if (!parsed.values.out) throw new UsageError("report needs --out DIR");
@@ -104,7 +121,7 @@ async function serve(argv: string[]): Promise<void> {
       port = Number(values.port);
     }
   } catch (error) {
-    throw error instanceof UsageError ? error : new UsageError((error as Error).message);
+    throw error instanceof UsageError ? error : parseArgsUsageError(error, ["port"]);
   }
   const { serveWorld, formatAddressBook } = await import("./world/serve.ts");
   const served = await serveWorld({ port });

@@ -51,3 +51,8 @@ export class SandboxError extends BaseError {
 export class ModelProviderError extends BaseError {
   override name = "ModelProviderError";
 }
+
+/** A `--model` name that resolves to nothing: a usage error (exit code 2), not a provider fault. */
+export class UnknownModelError extends ModelProviderError {
+  override name = "UnknownModelError";
+}

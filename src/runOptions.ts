@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { didYouMean } from "./didYouMean.ts";
 import type { ModelOptions } from "./models/settings.ts";
 
 /** Options of one benchmark run (the CLI flags of `npx questbench`, README). */
@@ -94,7 +95,9 @@ export function applyFlags(base: RunOptions, values: FlagValues): RunOptions {
   if (values.model !== undefined) o.model = values.model;
   if (values.split !== undefined) {
     if (values.split !== "atomic" && values.split !== "composite" && values.split !== "all")
-      throw new UsageError(`--split must be atomic, composite or all, got '${values.split}'`);
+      throw new UsageError(
+        `--split must be atomic, composite or all, got '${values.split}'${didYouMean(values.split, ["atomic", "composite", "all"])}`,
+      );
     o.split = values.split;
   }
   if (values.tasks !== undefined)
@@ -114,7 +117,9 @@ export function applyFlags(base: RunOptions, values: FlagValues): RunOptions {
   if (values["model-seed"] !== undefined) o.modelSeed = positiveInt(values["model-seed"], "model-seed", 0);
   if (values.cache !== undefined) {
     if (values.cache !== "on" && values.cache !== "off" && values.cache !== "replay")
-      throw new UsageError(`--cache must be on, off or replay, got '${values.cache}'`);
+      throw new UsageError(
+        `--cache must be on, off or replay, got '${values.cache}'${didYouMean(values.cache, ["on", "off", "replay"])}`,
+      );
     o.cache = values.cache;
   }
   if (values["cache-dir"] !== undefined) o.cacheDir = values["cache-dir"];
@@ -152,9 +157,32 @@ export function parseRunFlags(argv: string[], base: RunOptions = DEFAULT_OPTIONS
   try {
     parsed = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw parseArgsUsageError(error, Object.keys(FLAGS));
   }
   return applyFlags(base, parsed.values);
+}
+
+/**
+ * node:util parseArgs' error as a one-line {@link UsageError}: an unknown flag with the closest known
+ * one, a stray argument, or a flag missing its value, without Node's multi-sentence advice.
+ */
+export function parseArgsUsageError(error: unknown, flags: readonly string[]): UsageError {
+  const e = error as { code?: string; message?: string };
+  const quoted = /'([^']+)'/.exec(e.message ?? "")?.[1] ?? "";
+  const known = flags.map((f) => `--${f}`);
+  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    const flag = quoted.split("=")[0]!;
+    return new UsageError(`unknown flag '${flag}'${didYouMean(flag, [...known, "--help", "--version"])}`);
+  }
+  if (e.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL")
+    return new UsageError(`unexpected argument '${quoted}'${didYouMean(quoted, ["report", "world"])}`);
+  if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    const flag = /--[\w-]+/.exec(e.message ?? "")?.[0] ?? "";
+    return new UsageError(
+      /does not take/.test(e.message ?? "") ? `${flag} takes no value` : `${flag} needs a value`,
+    );
+  }
+  return new UsageError((e.message ?? String(error)).split("\n")[0]!);
 }
 
 /**

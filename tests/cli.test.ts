@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -9,6 +9,7 @@ import type { RunResults } from "../src/reporting/types.ts";
 import { ensureMemoryBarrier } from "../src/sandbox/memoryCgroup.ts";
 import { ensureNetworkBarrier } from "../src/sandbox/networkBarrier.ts";
 import { PROJECT_ROOT } from "../src/tasks/load.ts";
+import { startFakeProvider } from "./providers/fakeServer.ts";
 
 const run = promisify(execFile);
 const Ajv = AjvModule as unknown as typeof AjvModule.default;
@@ -94,5 +95,153 @@ describe("npx questbench", () => {
     }).catch((e) => e);
     expect(failure.code).toBe(2);
     expect(failure.stderr).toContain("questbench: unknown task id(s): no_such_task");
+  });
+
+  /** Runs the CLI; resolves with its exit code and output (never rejects on a non-zero exit). */
+  const questbench = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) =>
+    run(process.execPath, [bin, ...args], { cwd: PROJECT_ROOT, env: { ...env, ...extraEnv } }).then(
+      (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+      (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }),
+    );
+  const lines = (s: string) => s.split("\n").filter((l) => l && !l.startsWith("npm warn"));
+
+  test("usage errors are one line each, with the closest name and a pointer to --help (exit code 2)", async () => {
+    const cases: [string[], string][] = [
+      [
+        ["--splt", "atomic"],
+        "questbench: unknown flag '--splt'; did you mean '--split'? (see questbench --help)",
+      ],
+      [
+        ["--split", "atomc"],
+        "questbench: --split must be atomic, composite or all, got 'atomc'; did you mean 'atomic'? (see questbench --help)",
+      ],
+      [
+        ["--tasks", "bnb_transfer_basc"],
+        "questbench: unknown task id(s): bnb_transfer_basc; did you mean 'bnb_transfer_basic'? (see questbench --help)",
+      ],
+      [
+        ["--cache", "replya"],
+        "questbench: --cache must be on, off or replay, got 'replya'; did you mean 'replay'? (see questbench --help)",
+      ],
+      [["--model"], "questbench: --model needs a value (see questbench --help)"],
+      [
+        ["reprot", "x"],
+        "questbench: unexpected argument 'reprot'; did you mean 'report'? (see questbench --help)",
+      ],
+      [
+        ["report", "--outt", "x"],
+        "questbench: unknown flag '--outt'; did you mean '--out'? (see questbench --help)",
+      ],
+    ];
+    const results = await Promise.all(cases.map(([args]) => questbench(args)));
+    results.forEach((r, i) => {
+      expect(r.code, cases[i]![0].join(" ")).toBe(2);
+      expect(lines(r.stderr), cases[i]![0].join(" ")).toEqual([cases[i]![1]]);
+    });
+    // An unknown model is a usage error too: the closest name, then every alias.
+    const model = await questbench(["--model", "claude-sonet"]);
+    expect(model.code).toBe(2);
+    expect(lines(model.stderr)).toHaveLength(1);
+    expect(model.stderr).toMatch(
+      /^questbench: unknown model 'claude-sonet'; did you mean 'claude-sonnet'\?; aliases: .*claude-sonnet, sonnet, gpt, gpt-mini, gemini-pro, gemini-flash/,
+    );
+  });
+
+  test("--version prints package.json's version", async () => {
+    const r = await questbench(["--version"]);
+    const { version } = JSON.parse(readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8"));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`${version}\n`);
+  });
+
+  test("a retired model and a missing scripted:DIR are refused in one line before any chain starts", async () => {
+    const out = mkdtempSync(path.join(tmpdir(), "qb-cli-"));
+    const retired = await questbench(["--model", "deepseek-v3.2", "--out", out], { DEEPSEEK_API_KEY: "k" });
+    expect(retired.code).toBe(1);
+    expect(lines(retired.stderr)).toEqual([
+      "questbench: model 'deepseek-v3.2' (deepseek-chat on deepseek) was retired on 2026-07-24; use deepseek-v4-flash (alias deepseek) instead (src/models/registry.json)",
+    ]);
+    const scripted = await questbench(["--model", "scripted:/no/such/dir", "--out", out]);
+    expect(scripted.code).toBe(1);
+    expect(lines(scripted.stderr)).toEqual([
+      "questbench: scripted:/no/such/dir: /no/such/dir does not exist; scripted:DIR takes a directory of response files (e.g. scripted:tests/mutants/wrong_amount)",
+    ]);
+    expect(readdirSync(out)).toEqual([]);
+  });
+
+  test("a deprecated model runs after a one-line warning naming its retirement date and replacement", async () => {
+    const out = mkdtempSync(path.join(tmpdir(), "qb-cli-"));
+    // Replaying an empty cache calls no provider: the run starts, and every call is a cache miss.
+    const r = await questbench([
+      "--model",
+      "claude-sonnet-4.5",
+      "--tasks",
+      "bnb_transfer_basic",
+      "--cache",
+      "replay",
+      "--cache-dir",
+      mkdtempSync(path.join(tmpdir(), "qb-cache-")),
+      "--out",
+      out,
+    ]);
+    expect(lines(r.stderr)[0]).toBe(
+      "questbench: warning: model 'claude-sonnet-4.5' (claude-sonnet-4-5 on anthropic) is deprecated and retires on 2026-11-30; use claude-sonnet-5 (alias claude-sonnet) instead",
+    );
+    expect(readResults(out).instances.map((i) => i.failure?.code)).toEqual(["cache_miss"]);
+  });
+
+  test("3 identical 404s stop a run: no fourth request, one line saying so, every instance kept for a rerun", async () => {
+    const server = await startFakeProvider(() => ({
+      kind: "status",
+      status: 404,
+      body: { type: "error", error: { type: "not_found_error", message: "model: claude-sonnet-5" } },
+    }));
+    try {
+      const out = mkdtempSync(path.join(tmpdir(), "qb-cli-"));
+      const ids = [
+        "bnb_transfer_basic",
+        "erc20_transfer_fixed",
+        "erc20_approve",
+        "wbnb_deposit",
+        "query_gas_price",
+      ];
+      const r = await questbench(
+        [
+          "--model",
+          "claude-sonnet",
+          "--tasks",
+          ids.join(","),
+          "--concurrency",
+          "1",
+          "--cache",
+          "off",
+          "--out",
+          out,
+        ],
+        { ANTHROPIC_API_KEY: "sk-fake", ANTHROPIC_BASE_URL: server.anthropicBaseURL },
+      );
+      expect(r.code).toBe(1);
+      expect(server.requests).toHaveLength(3);
+      const stopLines = lines(r.stderr).filter((l) => l.startsWith("questbench: "));
+      expect(stopLines).toHaveLength(1);
+      expect(stopLines[0]).toMatch(
+        /^questbench: run stopped after 3 identical answers \(claude-sonnet-5 at .*: HTTP 404: .*not_found_error.*\); no further instance is started/,
+      );
+      // Provider answers print as the lines they are: no stack frames, no serialized SDK error.
+      expect(r.stderr).not.toMatch(/\.[mt]s:\d+:\d+/);
+      expect(r.stderr).not.toContain("Serialized Error");
+      const results = readResults(out);
+      expect(results.instances).toHaveLength(ids.length);
+      expect(results.instances.map((i) => i.failure?.code).sort()).toEqual([
+        "bad_request",
+        "bad_request",
+        "run_stopped",
+        "run_stopped",
+        "run_stopped",
+      ]);
+      expect(results.instances.every((i) => i.failure?.class === "provider_error")).toBe(true);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -53,11 +53,11 @@ const request = (content: string, epoch = 0) =>
     step: "atomic",
   }) as unknown as ModelRequest;
 
-/** claude-sonnet (priced 3 / 15 USD per million tokens) pointed at the fake server. */
+/** claude-sonnet-4.5 (priced 3 / 15 USD per million tokens, takes a temperature) pointed at the fake server. */
 function sonnet(over: Parameters<typeof modelSettings>[0] = {}, extraEnv: NodeJS.ProcessEnv = {}) {
   const env = { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: server.anthropicBaseURL, ...extraEnv };
   return providerModel(
-    resolveModelName("claude-sonnet", env),
+    resolveModelName("claude-sonnet-4.5", env),
     { ...modelSettings({ cacheDir: tmp(), ...over }, env), malformedRetryDelayMs: 20 },
     env,
   );
@@ -144,7 +144,7 @@ describe("provider model", () => {
     maxInFlight = 0;
     const model = sonnet({ cache: "off" });
     await Promise.all(Array.from({ length: 20 }, (_, i) => model.generate(request(`c${i}`))));
-    expect(maxInFlight).toBe(resolveModelName("claude-sonnet", {}).concurrency);
+    expect(maxInFlight).toBe(resolveModelName("claude-sonnet-4.5", {}).concurrency);
   });
 
   const slowBurst = async (model: ReturnType<typeof providerModel>, prefix: string, count: number) => {
@@ -156,6 +156,64 @@ describe("provider model", () => {
     await Promise.all(Array.from({ length: count }, (_, i) => model.generate(request(`${prefix}${i}`))));
     return maxInFlight;
   };
+
+  test("the third identical 404 stops the run: one fatal error, and no later call reaches the provider", async () => {
+    const notFound: Behavior = {
+      kind: "status",
+      status: 404,
+      body: { type: "error", error: { type: "not_found_error", message: "model: claude-sonnet-4-5" } },
+    };
+    script = () => notFound;
+    const model = sonnet({ cache: "off" });
+    const first = server.requests.length;
+    const errors: ProviderCallError[] = [];
+    for (let i = 0; i < 5; i++) errors.push(await model.generate(request(`nf${i}`)).catch((e) => e));
+    expect(errors.map((e) => e.code)).toEqual([
+      "bad_request",
+      "bad_request",
+      "run_stopped",
+      "run_stopped",
+      "run_stopped",
+    ]);
+    // The Anthropic SDK does not retry a 404: three calls, three requests, then none.
+    expect(server.requests.length - first).toBe(3);
+    expect(model.stopped!()).toBe(errors[2]);
+    expect(errors[2]!.message).not.toContain("\n");
+    expect(errors[2]!.message).toMatch(
+      /^run stopped after 3 identical answers \(claude-sonnet-4-5 at .*: HTTP 404: .*not_found_error.*\); no further instance is started/,
+    );
+  });
+
+  test("the OpenAI SDK's 404 trips the breaker the same way", async () => {
+    script = () => ({
+      kind: "status",
+      status: 404,
+      body: { error: { message: "The model `deepseek-chat` does not exist", type: "invalid_request_error" } },
+    });
+    const env = { DEEPSEEK_API_KEY: "k", DEEPSEEK_BASE_URL: server.openaiBaseURL };
+    const model = providerModel(
+      resolveModelName("deepseek:deepseek-chat", env),
+      modelSettings({ cacheDir: tmp(), cache: "off" }, env),
+      env,
+    );
+    const first = server.requests.length;
+    const codes: string[] = [];
+    for (let i = 0; i < 4; i++) codes.push((await model.generate(request(`oa${i}`)).catch((e) => e)).code);
+    expect(codes).toEqual(["bad_request", "bad_request", "run_stopped", "run_stopped"]);
+    expect(server.requests.length - first).toBe(3);
+  });
+
+  test("different 4xx answers, 429s and 5xx never stop a run", async () => {
+    let n = 0;
+    script = () => ({ kind: "status", status: 400, body: { error: { message: `bad prompt ${n++}` } } });
+    const model = sonnet({ cache: "off", maxRetries: 0 });
+    for (let i = 0; i < 4; i++) await model.generate(request(`d${i}`)).catch(() => undefined);
+    script = () => ({ kind: "status", status: 500 });
+    for (let i = 0; i < 4; i++) await model.generate(request(`e${i}`)).catch(() => undefined);
+    script = () => ({ kind: "status", status: 429 });
+    for (let i = 0; i < 4; i++) await model.generate(request(`r${i}`)).catch(() => undefined);
+    expect(model.stopped!()).toBeUndefined();
+  });
 
   test("--provider-concurrency replaces the registry's cap", async () => {
     expect(await slowBurst(sonnet({ cache: "off", providerConcurrency: 3 }), "p", 12)).toBe(3);

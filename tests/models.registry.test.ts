@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { loadRegistry, resolveModelName } from "../src/models/registry.ts";
+import { checkRunModel } from "../src/models/checkRunModel.ts";
+import { lifecycleWarning, loadRegistry, resolveModelName } from "../src/models/registry.ts";
 import { resolveModel } from "../src/models/resolve.ts";
 
 // The 20 models of the paper's Table 1 / Table 10, by the names Table 10 uses.
@@ -29,16 +30,94 @@ const TABLE_1 = [
 describe("model registry", () => {
   const registry = loadRegistry();
 
-  test("lists the paper's 20 models, each with a provider, a model id, an OpenRouter id and a price", () => {
-    expect(Object.keys(registry.models).sort()).toEqual([...TABLE_1].sort());
+  test("keeps the paper's 20 models, marked paper: true, each with a provider, a model id, an OpenRouter id and a price", () => {
+    const paper = Object.entries(registry.models).filter(([, m]) => m.paper);
+    expect(paper.map(([name]) => name).sort()).toEqual([...TABLE_1].sort());
     expect(registry.pricesAsOf).toMatch(/check before relying on them/);
+    for (const [name, m] of paper) {
+      expect(m.paperName, name).toBeTruthy();
+      expect(m.price?.input, name).toBeGreaterThan(0);
+      expect(m.price!.output, name).toBeGreaterThanOrEqual(m.price!.input);
+    }
     for (const [name, m] of Object.entries(registry.models)) {
       expect(registry.providers[m.provider], name).toBeDefined();
       expect(m.model, name).toBeTruthy();
       expect(m.openrouter, name).toMatch(/^[a-z0-9-]+\/[\w.-]+$/);
-      expect(m.price.input, name).toBeGreaterThan(0);
-      expect(m.price.output, name).toBeGreaterThanOrEqual(m.price.input);
+      if (m.price) expect(m.price.output, name).toBeGreaterThanOrEqual(m.price.input);
+      // A model without a price says so instead of carrying a guess.
+      else expect(`${m.checked.note} ${m.notes}`, name).toMatch(/price/i);
     }
+  });
+
+  test("every model has a lifecycle, the date and source it was checked against, and a live replacement when not active", () => {
+    const date = /^\d{4}-\d{2}-\d{2}$/;
+    for (const [name, m] of Object.entries(registry.models)) {
+      expect(["active", "deprecated", "retired"], name).toContain(m.status);
+      if (m.retiresOn !== null) expect(m.retiresOn, name).toMatch(date);
+      expect(m.checked.on, name).toMatch(date);
+      expect(m.checked.source, name).toMatch(/^https:\/\/|node_modules/);
+      if (m.status === "active") expect(m.replacement, name).toBeUndefined();
+      else expect(registry.models[m.replacement!]?.status, `${name} → ${m.replacement}`).toBe("active");
+    }
+    // Known from the providers: Sonnet 4.5 retires 2026-11-30; DeepSeek retired deepseek-chat in July 2026.
+    expect(registry.models["claude-sonnet-4.5"]).toMatchObject({
+      status: "deprecated",
+      retiresOn: "2026-11-30",
+    });
+    expect(registry.models["deepseek-v3.2"]).toMatchObject({ model: "deepseek-chat", status: "retired" });
+  });
+
+  test("the everyday aliases exist and point at active models only", () => {
+    for (const alias of [
+      "claude-sonnet",
+      "claude-opus",
+      "claude-haiku",
+      "gpt",
+      "gpt-mini",
+      "gemini-pro",
+      "gemini-flash",
+      "deepseek",
+      "qwen",
+      "grok",
+      "kimi",
+      "glm",
+      "mistral",
+    ])
+      expect(resolveModelName(alias, {}).status, alias).toBe("active");
+    for (const [name, m] of Object.entries(registry.models))
+      if (m.status !== "active") expect(m.aliases, name).toBeUndefined();
+  });
+
+  test("a retired model is refused before a run, naming its replacement; a deprecated one is a warning", () => {
+    expect(() => checkRunModel({ model: "deepseek-v3.2" }, { DEEPSEEK_API_KEY: "k" })).toThrow(
+      "model 'deepseek-v3.2' (deepseek-chat on deepseek) was retired on 2026-07-24; use deepseek-v4-flash (alias deepseek) instead (src/models/registry.json)",
+    );
+    expect(() => checkRunModel({ model: "deepseek:deepseek-chat" }, { DEEPSEEK_API_KEY: "k" })).toThrow(
+      /was retired on 2026-07-24; use deepseek-v4-flash/,
+    );
+    expect(checkRunModel({ model: "claude-sonnet-4.5" }, { ANTHROPIC_API_KEY: "k" })).toEqual([
+      "model 'claude-sonnet-4.5' (claude-sonnet-4-5 on anthropic) is deprecated and retires on 2026-11-30; use claude-sonnet-5 (alias claude-sonnet) instead",
+    ]);
+    expect(checkRunModel({ model: "claude-sonnet" }, { ANTHROPIC_API_KEY: "k" })).toEqual([]);
+    // Replaying a retired model's cache calls no provider: allowed, with a warning.
+    expect(checkRunModel({ model: "deepseek-v3.2", cache: "replay" }, {})).toEqual([
+      "model 'deepseek-v3.2' (deepseek-chat on deepseek) was retired on 2026-07-24: replaying its cached answers only",
+    ]);
+    // Through OpenRouter an open-weights model outlives its maker's API: no lifecycle is claimed there.
+    expect(checkRunModel({ model: "openrouter/deepseek-v3.2" }, { OPENROUTER_API_KEY: "k" })).toEqual([]);
+    expect(
+      lifecycleWarning(resolveModelName("openai-compatible:http://127.0.0.1:1/v1#m", {})),
+    ).toBeUndefined();
+  });
+
+  test("scripted:DIR that does not exist is refused before any chain starts", () => {
+    expect(() => checkRunModel({ model: "scripted:/no/such/dir" })).toThrow(
+      /^scripted:\/no\/such\/dir: .* does not exist; scripted:DIR takes a directory of response files/,
+    );
+    expect(() => checkRunModel({ model: "scripted:package.json" })).toThrow(
+      /package\.json is not a directory/,
+    );
+    expect(checkRunModel({ model: "scripted:tests/mutants/wrong_amount" })).toEqual([]);
   });
 
   test("every alias names one model and none shadows a model name", () => {
@@ -52,6 +131,12 @@ describe("model registry", () => {
 
   test("resolves short aliases to provider, model id, base URL, key variable and price", () => {
     expect(resolveModelName("claude-sonnet", {})).toMatchObject({
+      registryName: "claude-sonnet-5",
+      model: "claude-sonnet-5",
+      temperature: false,
+      status: "active",
+    });
+    expect(resolveModelName("claude-sonnet-4.5", {})).toMatchObject({
       registryName: "claude-sonnet-4.5",
       provider: "anthropic",
       api: "anthropic",
@@ -85,7 +170,7 @@ describe("model registry", () => {
   });
 
   test("openrouter/<alias> and openrouter/<vendor>/<id> go through OpenRouter", () => {
-    expect(resolveModelName("openrouter/claude-sonnet", {})).toMatchObject({
+    expect(resolveModelName("openrouter/claude-sonnet-4.5", {})).toMatchObject({
       provider: "openrouter",
       model: "anthropic/claude-sonnet-4.5",
       baseURL: "https://openrouter.ai/api/v1",
@@ -126,7 +211,18 @@ describe("model registry", () => {
     });
   });
 
-  test("refuses names it cannot resolve", () => {
+  test("refuses names it cannot resolve in one line that suggests the closest name and lists the aliases", () => {
+    let message = "";
+    try {
+      resolveModelName("claude-sonet", {});
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).not.toContain("\n");
+    expect(message).toMatch(
+      /^unknown model 'claude-sonet'; did you mean 'claude-sonnet'\?; aliases: .*claude-opus.*gemini-flash/,
+    );
+    expect(message).toContain("openai-compatible:<baseURL>#<model>");
     expect(() => resolveModelName("gpt-4-turbo-2024", {})).toThrow("unknown model 'gpt-4-turbo-2024'");
     expect(() => resolveModelName("openai-compatible:localhost#x", {})).toThrow(
       "'openai-compatible:localhost#x' is not openai-compatible:<baseURL>#<model>",
@@ -136,7 +232,7 @@ describe("model registry", () => {
 
   test("a missing key is a one-line error naming the variable", () => {
     expect(() => resolveModel("claude-sonnet", {}, {})).toThrowErrorMatchingInlineSnapshot(
-      `[ProviderCallError: ANTHROPIC_API_KEY is not set (model 'claude-sonnet' is claude-sonnet-4-5 on anthropic); export it or use --cache replay]`,
+      `[ProviderCallError: ANTHROPIC_API_KEY is not set (model 'claude-sonnet' is claude-sonnet-5 on anthropic); export it or use --cache replay]`,
     );
     expect(() => resolveModel("openrouter/qwen/qwen3-coder", {}, {})).toThrow(
       /^OPENROUTER_API_KEY is not set/,

@@ -104,10 +104,17 @@ describe("real-model runs against the fake provider", () => {
   test("a missing API key is a one-line error naming the variable, before any chain starts", async () => {
     const out = tmp();
     const t0 = Date.now();
-    const r = await questbench(["--model", "claude-sonnet", "--tasks", "bnb_transfer_basic", "--out", out]);
+    const r = await questbench([
+      "--model",
+      "claude-sonnet-4.5",
+      "--tasks",
+      "bnb_transfer_basic",
+      "--out",
+      out,
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split("\n")).toEqual([
-      "questbench: ANTHROPIC_API_KEY is not set (model 'claude-sonnet' is claude-sonnet-4-5 on anthropic); export it or use --cache replay",
+      "questbench: ANTHROPIC_API_KEY is not set (model 'claude-sonnet-4.5' is claude-sonnet-4-5 on anthropic); export it or use --cache replay",
     ]);
     expect(readdirSync(out)).toEqual([]);
     expect(Date.now() - t0).toBeLessThan(20_000);
@@ -165,7 +172,7 @@ describe("real-model runs against the fake provider", () => {
   );
 
   test(
-    "claude-sonnet through the Anthropic SDK; a new --out over the same cache makes no request",
+    "claude-sonnet-4.5 through the Anthropic SDK; a new --out over the same cache makes no request",
     async () => {
       const ids = [
         "erc20_transfer_fixed",
@@ -176,7 +183,7 @@ describe("real-model runs against the fake provider", () => {
       const env = { ANTHROPIC_API_KEY: "sk-fake", ANTHROPIC_BASE_URL: server.anthropicBaseURL };
       const args = (out: string) => [
         "--model",
-        "claude-sonnet",
+        "claude-sonnet-4.5",
         "--tasks",
         ids.join(","),
         "--out",
@@ -273,11 +280,11 @@ describe("real-model runs against the fake provider", () => {
         .map((t) => t.spec.id);
       const out = tmp();
       const env = { ANTHROPIC_API_KEY: "sk-fake", ANTHROPIC_BASE_URL: server.anthropicBaseURL };
-      // claude-sonnet's prior for one atomic instance is ≈ $0.028; the fake's short answers cost ≈ $0.008.
+      // claude-sonnet-4.5's prior for one atomic instance is ≈ $0.028; the fake's short answers cost ≈ $0.008.
       const r = await questbench(
         [
           "--model",
-          "claude-sonnet",
+          "claude-sonnet-4.5",
           "--tasks",
           ids.join(","),
           "--concurrency",

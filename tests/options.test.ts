@@ -39,7 +39,7 @@ describe("run options", () => {
     [["--seed=-1"], "--seed must be an integer ≥ 0, got '-1'"],
     [["--concurrency", "0"], "--concurrency must be an integer ≥ 1, got '0'"],
     [["--provider-concurrency", "0"], "--provider-concurrency must be an integer ≥ 1, got '0'"],
-    [["--modle", "x"], "Unknown option '--modle'"],
+    [["--modle", "x"], "unknown flag '--modle'; did you mean '--model'?"],
   ])("refuses %j", (argv, message) => {
     expect(() => parseRunFlags(argv)).toThrow(message);
   });

@@ -1,21 +1,27 @@
 import { ModelProviderError } from "../errors.ts";
-import { resolveModelName } from "./registry.ts";
+import { lifecycleWarning, resolveModelName } from "./registry.ts";
 import { isLocalModel, resolveModel } from "./resolve.ts";
 import type { ModelOptions } from "./settings.ts";
 
 /**
- * Checks, before any chain starts, that a run's model can be called: the name resolves and its API key
- * is set (not needed with `--cache replay`), and `--budget` has a price to project with.
- * @throws {ModelProviderError} a one-line error naming what is missing (e.g. the key's variable).
+ * Checks, before any chain starts, that a run's model can be called: the name resolves, the model is
+ * not retired (unless only its cache is replayed), its API key is set (not needed with `--cache replay`), `--budget` has a price to
+ * project with, and a `scripted:DIR` directory exists.
+ * @returns one-line warnings to print before the run (a deprecated model's retirement date and replacement).
+ * @throws {ModelProviderError} a one-line error naming what is missing (e.g. the key's variable) or,
+ * for a retired model, its replacement.
  */
 export function checkRunModel(
   options: ModelOptions & { model: string; budget?: number | undefined },
   env: NodeJS.ProcessEnv = process.env,
-): void {
+): string[] {
+  const local = isLocalModel(options.model);
+  const resolved = local ? null : resolveModelName(options.model, env);
+  const warning = resolved ? lifecycleWarning(resolved, { replay: options.cache === "replay" }) : undefined;
   resolveModel(options.model, options, env);
-  if (options.budget === undefined) return;
-  if (isLocalModel(options.model) || !resolveModelName(options.model, env).price)
+  if (options.budget !== undefined && !resolved?.price)
     throw new ModelProviderError(
       `--budget needs a model with a price in src/models/registry.json; '${options.model}' has none`,
     );
+  return warning ? [warning] : [];
 }

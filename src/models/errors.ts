@@ -13,7 +13,9 @@ export type ProviderErrorCode =
   | "auth"
   | "malformed_completion"
   | "cache_miss"
-  | "http_error";
+  | "http_error"
+  /** The run stopped after N identical non-retryable 4xx answers (src/models/breaker.ts). */
+  | "run_stopped";
 
 /**
  * A provider call failed: after the SDK's own retries (429, 408, 409, 5xx, timeouts, connection
@@ -25,6 +27,7 @@ export class ProviderCallError extends ModelProviderError {
   readonly code: ProviderErrorCode;
   readonly status: number | undefined;
   readonly retryable: boolean;
+  readonly #sdkError: unknown;
   constructor(
     shortMessage: string,
     parameters: {
@@ -33,12 +36,26 @@ export class ProviderCallError extends ModelProviderError {
       retryable?: boolean;
       details?: string;
       cause?: unknown;
+      /**
+       * The SDK's error for an answer the provider gave (an HTTP status, a timeout, a refused
+       * connection). Kept as {@link sdkError}, not as `cause`, and the stack is the message: such an
+       * error is the provider's answer, not a fault in our code, so a test runner prints it as the
+       * one line it is instead of two stacks and the SDK's serialized headers.
+       */
+      providerAnswer?: unknown;
     },
   ) {
     super(shortMessage, { details: parameters.details, cause: parameters.cause });
     this.code = parameters.code;
     this.status = parameters.status;
     this.retryable = parameters.retryable ?? false;
+    this.#sdkError = parameters.providerAnswer;
+    if (parameters.providerAnswer !== undefined) this.stack = `${this.name}: ${this.message}`;
+  }
+
+  /** The SDK's error behind a provider answer (its `requestID`, headers …), if any. */
+  get sdkError(): unknown {
+    return this.#sdkError;
   }
 }
 
@@ -57,12 +74,12 @@ export function providerCallError(error: unknown, where: string): ProviderCallEr
   )
     return new ProviderCallError(`${where}: request timed out after retries`, {
       code: "timeout",
-      cause: error,
+      providerAnswer: error,
     });
   if (error instanceof OpenAI.APIConnectionError || error instanceof Anthropic.APIConnectionError)
     return new ProviderCallError(`${where}: connection failed after retries: ${message}`, {
       code: "connection",
-      cause: error,
+      providerAnswer: error,
     });
   if (status !== undefined) {
     const code: ProviderErrorCode =
@@ -75,7 +92,11 @@ export function providerCallError(error: unknown, where: string): ProviderCallEr
             : status === 400 || status === 404 || status === 422
               ? "bad_request"
               : "http_error";
-    return new ProviderCallError(`${where}: HTTP ${status}: ${message}`, { code, status, cause: error });
+    return new ProviderCallError(`${where}: HTTP ${status}: ${message}`, {
+      code,
+      status,
+      providerAnswer: error,
+    });
   }
   if (error instanceof SyntaxError)
     return new ProviderCallError(`${where}: unparseable response body: ${message}`, {

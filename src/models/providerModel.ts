@@ -1,6 +1,7 @@
 import { anthropicAdapter } from "./adapters/anthropic.ts";
 import { openaiAdapter } from "./adapters/openai.ts";
 import type { Adapter, AdapterResponse } from "./adapters/types.ts";
+import { createFailureBreaker } from "./breaker.ts";
 import { type CacheKeyParts, createResponseCache } from "./cache.ts";
 import { ProviderCallError } from "./errors.ts";
 import { providerLimit } from "./limit.ts";
@@ -45,10 +46,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * A real model behind the `ModelClient` interface (SPEC.md §7): the adapter of its wire format,
- * the response cache, the provider's concurrency cap, a retry of malformed answers, and token and cost
- * accounting. The key is read at once, so a missing key fails before any chain starts.
+ * the response cache, the provider's concurrency cap, a retry of malformed answers, a breaker that
+ * stops the run after N identical non-retryable 4xx answers, and token and cost accounting. The key is read at once, so a missing key fails before any chain starts.
  * @throws {ProviderCallError} `missing_key` at construction; from `generate`, after retries, any
- * provider failure, or `cache_miss` in replay mode.
+ * provider failure, `cache_miss` in replay mode, or `run_stopped` once the breaker tripped.
  */
 export function providerModel(
   model: ResolvedModel,
@@ -72,6 +73,7 @@ export function providerModel(
     cacheProvider(model),
     settings.providerConcurrency ?? model.concurrency ?? Number.POSITIVE_INFINITY,
   );
+  const breaker = createFailureBreaker(settings.stopAfterIdentical4xx);
   const stats: ModelStats = {
     calls: 0,
     cachedCalls: 0,
@@ -96,6 +98,7 @@ export function providerModel(
   return {
     id: model.name,
     stats: () => ({ ...stats }),
+    stopped: () => breaker.stopped(),
     async generate(request) {
       const parts: CacheKeyParts = {
         provider: cacheProvider(model),
@@ -116,7 +119,13 @@ export function providerModel(
             `cache miss in replay mode (${request.spec.id}, ${request.step}${request.round ? ` ${request.round}` : ""})`,
             { code: "cache_miss", details: `no ${cache.file(parts)}` },
           );
-        response = await call(parts);
+        const stop = breaker.stopped();
+        if (stop) throw stop;
+        try {
+          response = await call(parts);
+        } catch (error) {
+          throw error instanceof ProviderCallError ? breaker.record(error) : error;
+        }
         cache.put(
           parts,
           { text: response.text, usage: response.usage, finishReason: response.finishReason },

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { ModelProviderError } from "../errors.ts";
+import { didYouMean } from "../didYouMean.ts";
+import { ModelProviderError, UnknownModelError } from "../errors.ts";
 
 /** USD per million tokens. */
 export type Price = { input: number; output: number };
@@ -20,16 +21,32 @@ export type ProviderEntry = {
   maxTokensParam?: "max_tokens" | "max_completion_tokens";
 };
 
+/**
+ * Where a model is in its provider's lifecycle: `deprecated` still answers but has a retirement date,
+ * `retired` answers no more (the CLI refuses it and names the replacement).
+ */
+export type ModelStatus = "active" | "deprecated" | "retired";
+
 /** One model of registry.json. */
 export type ModelEntry = {
-  /** The model's name in the paper's Table 1. */
-  paperName: string;
+  /** The model's name in the paper's Table 1 (paper models only). */
+  paperName?: string;
+  /** One of the paper's 20 models, kept as the paper ran it. */
+  paper: boolean;
+  status: ModelStatus;
+  /** ISO date the provider retires (retired) the model, when known. */
+  retiresOn: string | null;
+  /** The registry name to use instead, for a deprecated or retired model. */
+  replacement?: string;
+  /** When and against which page the entry was last checked, and what could not be confirmed. */
+  checked: { on: string; source: string; note?: string };
   provider: string;
   /** The provider's model id. */
   model: string;
   /** The OpenRouter id, so `openrouter/<name>` reaches the same model. */
   openrouter?: string;
-  price: Price;
+  /** null: no price was found (the model runs, but not with `--budget`). */
+  price: Price | null;
   /** false: the model accepts only its default temperature, so none is sent. */
   temperature?: false;
   /** The provider's cap on output tokens, when below the run's `--max-tokens`. */
@@ -72,11 +89,15 @@ export type ResolvedModel = {
    */
   concurrency: number | null;
   notes: string | null;
+  /** The registry entry's lifecycle; `active` for names outside the registry. */
+  status: ModelStatus;
+  retiresOn: string | null;
+  replacement: string | null;
 };
 
 let registry: Registry | undefined;
 
-/** The model registry (src/models/registry.json): providers, the paper's 20 models, their aliases and prices. */
+/** The model registry (src/models/registry.json): providers, the paper's 20 models and the current ones, their aliases, prices and lifecycle. */
 export function loadRegistry(): Registry {
   registry ??= JSON.parse(readFileSync(new URL("./registry.json", import.meta.url), "utf8")) as Registry;
   return registry;
@@ -100,7 +121,7 @@ export const OPENAI_COMPATIBLE_KEY_ENV = "OPENAI_COMPATIBLE_API_KEY";
  * - `openai-compatible:<baseURL>#<model>` for any OpenAI-compatible endpoint (vLLM, Ollama, LM Studio …),
  *   key from `OPENAI_COMPATIBLE_API_KEY` if set.
  * A provider's base URL can be overridden with its `baseURLEnv` (e.g. `ANTHROPIC_BASE_URL`).
- * @throws {ModelProviderError} for a name that matches none of these.
+ * @throws {UnknownModelError} for a name that matches none of these (one line: the closest name and the aliases).
  */
 export function resolveModelName(name: string, env: NodeJS.ProcessEnv = process.env): ResolvedModel {
   const r = loadRegistry();
@@ -111,6 +132,7 @@ export function resolveModelName(name: string, env: NodeJS.ProcessEnv = process.
     regName: string | null,
   ): ResolvedModel => {
     const p = r.providers[provider]!;
+    const own = entry !== undefined && entry.provider === provider;
     return {
       name,
       registryName: regName,
@@ -128,6 +150,11 @@ export function resolveModelName(name: string, env: NodeJS.ProcessEnv = process.
       maxOutputTokens: entry?.maxOutputTokens ?? null,
       concurrency: p.concurrency,
       notes: entry?.notes ?? null,
+      // The lifecycle is the entry's own provider's: an open-weights model retired by its maker may
+      // still be served through OpenRouter under the same registry name.
+      status: own ? entry.status : "active",
+      retiresOn: own ? entry.retiresOn : null,
+      replacement: own ? (entry.replacement ?? null) : null,
     };
   };
 
@@ -143,10 +170,9 @@ export function resolveModelName(name: string, env: NodeJS.ProcessEnv = process.
     const [regName, entry] = viaAlias ? [viaAlias, r.models[viaAlias]!] : (byId ?? [null, undefined]);
     const id = viaAlias ? entry?.openrouter : rest;
     if (!id?.includes("/"))
-      throw new ModelProviderError(`unknown model '${name}'`, {
-        details:
-          "openrouter/ takes a registry name (openrouter/claude-sonnet) or an OpenRouter id (openrouter/vendor/model).",
-      });
+      throw new UnknownModelError(
+        `unknown model '${name}': openrouter/ takes a registry name or alias (openrouter/claude-sonnet) or an OpenRouter id (openrouter/vendor/model)`,
+      );
     return fromProvider("openrouter", id, entry, regName);
   }
   if (name.startsWith("openai-compatible:")) {
@@ -155,9 +181,9 @@ export function resolveModelName(name: string, env: NodeJS.ProcessEnv = process.
     const baseURL = hash > 0 ? spec.slice(0, hash) : "";
     const model = hash > 0 ? spec.slice(hash + 1) : "";
     if (!/^https?:\/\//.test(baseURL) || !model)
-      throw new ModelProviderError(`'${name}' is not openai-compatible:<baseURL>#<model>`, {
-        details: "e.g. openai-compatible:http://127.0.0.1:8000/v1#Qwen/Qwen3-Coder-30B-A3B-Instruct",
-      });
+      throw new UnknownModelError(
+        `'${name}' is not openai-compatible:<baseURL>#<model>, e.g. openai-compatible:http://127.0.0.1:8000/v1#Qwen/Qwen3-Coder-30B-A3B-Instruct`,
+      );
     return {
       name,
       registryName: null,
@@ -175,6 +201,9 @@ export function resolveModelName(name: string, env: NodeJS.ProcessEnv = process.
       maxOutputTokens: null,
       concurrency: null,
       notes: null,
+      status: "active",
+      retiresOn: null,
+      replacement: null,
     };
   }
   const colon = name.indexOf(":");
@@ -184,7 +213,50 @@ export function resolveModelName(name: string, env: NodeJS.ProcessEnv = process.
     const entry = Object.entries(r.models).find(([, m]) => m.provider === provider && m.model === model);
     return fromProvider(provider, model, entry?.[1], entry?.[0] ?? null);
   }
-  throw new ModelProviderError(`unknown model '${name}'`, {
-    details: `Known: reference, scripted:DIR, ${Object.keys(r.models).join(", ")}; openrouter/<id>, <provider>:<model-id> (${Object.keys(r.providers).join(", ")}), openai-compatible:<baseURL>#<model>.`,
-  });
+  throw new UnknownModelError(unknownModelMessage(name, r));
 }
+
+/** Every name `--model` takes from the registry: model names and their aliases. */
+export function registryNames(r: Registry = loadRegistry()): string[] {
+  return Object.entries(r.models).flatMap(([name, m]) => [name, ...(m.aliases ?? [])]);
+}
+
+/**
+ * One line for an unknown `--model`: the closest registry name or alias, then every alias (they are
+ * what people type) and the other forms a name can take.
+ */
+function unknownModelMessage(name: string, r: Registry): string {
+  const guess = didYouMean(name, ["reference", ...registryNames(r)]);
+  const aliases = Object.entries(r.models)
+    .filter(([, m]) => m.status !== "retired" && m.aliases?.length)
+    .flatMap(([, m]) => m.aliases!);
+  return `unknown model '${name}'${guess}; aliases: ${aliases.join(", ")}; or a registry name (src/models/registry.json), reference, scripted:DIR, openrouter/<id>, <provider>:<model-id> (${Object.keys(r.providers).join(", ")}), openai-compatible:<baseURL>#<model>`;
+}
+
+/**
+ * A one-line judgement of a resolved model's lifecycle before a run: a warning for a deprecated model
+ * (with its retirement date and replacement) or for a retired one whose cached answers are replayed
+ * (`--cache replay` calls no provider), undefined for an active one.
+ * @throws {ModelProviderError} for a retired model called for real, naming its replacement.
+ */
+export function lifecycleWarning(
+  m: ResolvedModel,
+  options: { replay?: boolean } = {},
+  r: Registry = loadRegistry(),
+): string | undefined {
+  if (m.status === "active") return undefined;
+  const what = `model '${m.name}' (${m.model} on ${m.provider})`;
+  const instead = m.replacement ? `; use ${m.replacement}${aliasNote(m.replacement, r)} instead` : "";
+  if (m.status === "retired" && options.replay)
+    return `${what} was retired${m.retiresOn ? ` on ${m.retiresOn}` : ""}: replaying its cached answers only`;
+  if (m.status === "retired")
+    throw new ModelProviderError(
+      `${what} was retired${m.retiresOn ? ` on ${m.retiresOn}` : ""}${instead} (src/models/registry.json)`,
+    );
+  return `${what} is deprecated${m.retiresOn ? ` and retires on ${m.retiresOn}` : ""}${instead}`;
+}
+
+const aliasNote = (name: string, r: Registry) => {
+  const aliases = r.models[name]?.aliases;
+  return aliases?.length ? ` (alias ${aliases[0]})` : "";
+};

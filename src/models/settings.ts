@@ -1,4 +1,5 @@
 import path from "node:path";
+import { DEFAULT_STOP_AFTER_IDENTICAL_4XX } from "./breaker.ts";
 import type { CacheMode } from "./cache.ts";
 import type { SamplingSettings } from "./types.ts";
 
@@ -18,6 +19,8 @@ export type ModelSettings = {
   malformedRetryDelayMs: number;
   /** `--provider-concurrency`: overrides the provider's cap on requests in flight; null keeps it. */
   providerConcurrency: number | null;
+  /** Identical non-retryable 4xx answers after which the run stops (src/models/breaker.ts). */
+  stopAfterIdentical4xx: number;
 };
 
 /** The paper's decoding temperature (§4.4). */
@@ -43,7 +46,7 @@ export type ModelOptions = {
 /**
  * Model settings from run options and the environment: temperature 0.7, 16,384 output tokens, no
  * seed, cache `on` in `--cache-dir`, else `QUESTBENCH_CACHE_DIR`, else `.questbench/cache`; 5 SDK
- * retries; 600 s per try.
+ * retries; 600 s per try; the run stops after 3 identical non-retryable 4xx answers.
  */
 export function modelSettings(o: ModelOptions, env: NodeJS.ProcessEnv = process.env): ModelSettings {
   return {
@@ -59,5 +62,6 @@ export function modelSettings(o: ModelOptions, env: NodeJS.ProcessEnv = process.
     malformedRetries: 2,
     malformedRetryDelayMs: 1000,
     providerConcurrency: o.providerConcurrency ?? null,
+    stopAfterIdentical4xx: DEFAULT_STOP_AFTER_IDENTICAL_4XX,
   };
 }

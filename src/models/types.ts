@@ -1,3 +1,4 @@
+import type { ModelProviderError } from "../errors.ts";
 import type { ChatMessage } from "../protocol/prompt.ts";
 import type { Instance, LoadedTaskSpec } from "../tasks/types.ts";
 import type { World } from "../world/world.ts";
@@ -62,4 +63,9 @@ export type ModelClient = {
   generate(request: ModelRequest): Promise<ModelResponse>;
   /** Provider models only: tokens, calls and spend so far in this process. */
   stats?: (() => ModelStats) | undefined;
+  /**
+   * Provider models only: the fatal error once the run's breaker tripped (N identical non-retryable
+   * 4xx answers, src/models/breaker.ts); a runner starts no further instance after it.
+   */
+  stopped?: (() => ModelProviderError | undefined) | undefined;
 };

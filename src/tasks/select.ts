@@ -1,3 +1,4 @@
+import { didYouMean } from "../didYouMean.ts";
 import { UsageError } from "../runOptions.ts";
 import type { LoadedTask } from "./load.ts";
 
@@ -11,7 +12,8 @@ export function selectTasks(
 ): LoadedTask[] {
   const known = new Set(tasks.map((t) => t.spec.id));
   const unknown = options.tasks.filter((id) => !known.has(id));
-  if (unknown.length > 0) throw new UsageError(`unknown task id(s): ${unknown.join(", ")}`);
+  if (unknown.length > 0)
+    throw new UsageError(`unknown task id(s): ${unknown.join(", ")}${didYouMean(unknown[0]!, [...known])}`);
   return tasks.filter(
     (t) =>
       (options.split === "all" || t.spec.split === options.split) &&

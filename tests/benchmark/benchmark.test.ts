@@ -203,6 +203,12 @@ describe.concurrent(`questbench · ${options.model} · seed ${options.seed}`, ()
         }
         await started;
         const instance = await instantiate(task.spec, { runSeed: options.seed, epoch, world });
+        // The model's breaker tripped (N identical 4xx answers): record, start nothing (src/models/breaker.ts).
+        const stop = model.stopped?.();
+        if (stop) {
+          testCase.meta.questbench = { ...providerErrorResult(task, instance, stop, 0), resumeKey: key };
+          skip(stop.shortMessage);
+        }
         if (budget && !budget.admit(priorCost(task, instance))) {
           testCase.meta.questbenchNotStarted = { taskId: task.spec.id, epoch, reason: "budget" };
           skip(`--budget ${options.budget} USD would be passed`);

@@ -1,0 +1,60 @@
+// One run job of .github/workflows/benchmark.yml: runs `questbench` for one model (and shard) with the
+// workflow's inputs, passes its exit code through (0: the run finished, whatever the scores; 1: a run
+// failure; 2: bad input), and records it in <out>/status.json for the merge job.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+/** The job's environment: workflow inputs plus the matrix entry. Empty strings mean "not set". */
+export type RunInputs = {
+  MODEL: string;
+  OUT: string;
+  SEED?: string | undefined;
+  EPOCHS?: string | undefined;
+  SPLIT?: string | undefined;
+  TASKS?: string | undefined;
+  BUDGET?: string | undefined;
+  SHARD?: string | undefined;
+};
+
+/** What the job records next to results.json, read by merge-summary.ts. */
+export type RunStatusFile = { model: string; shard: string; exitCode: number | null; signal: string | null };
+
+/** The `questbench` arguments for `inputs` (only the options that are set). */
+export function questbenchArgs(inputs: RunInputs): string[] {
+  const args = ["--model", inputs.MODEL, "--out", inputs.OUT];
+  const optional: [string, string | undefined][] = [
+    ["--seed", inputs.SEED],
+    ["--epochs", inputs.EPOCHS],
+    ["--split", inputs.SPLIT],
+    ["--tasks", inputs.TASKS],
+    ["--budget", inputs.BUDGET],
+    ["--shard", inputs.SHARD],
+  ];
+  for (const [flag, value] of optional) if (value?.trim()) args.push(flag, value.trim());
+  return args;
+}
+
+/** Runs questbench for `inputs`, writes `<OUT>/status.json`, and returns questbench's exit code. */
+export function runModel(inputs: RunInputs): number {
+  const bin = fileURLToPath(new URL("../../bin/questbench.mjs", import.meta.url));
+  const r = spawnSync(process.execPath, [bin, ...questbenchArgs(inputs)], { stdio: "inherit" });
+  mkdirSync(inputs.OUT, { recursive: true });
+  const status: RunStatusFile = {
+    model: inputs.MODEL,
+    shard: inputs.SHARD ?? "",
+    exitCode: r.status,
+    signal: r.signal,
+  };
+  writeFileSync(path.join(inputs.OUT, "status.json"), `${JSON.stringify(status, null, 2)}\n`);
+  return r.status ?? 1;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const e = process.env;
+  if (!e.MODEL || !e.OUT) {
+    console.log("::error title=benchmark run::MODEL and OUT must be set");
+    process.exitCode = 2;
+  } else process.exitCode = runModel(e as RunInputs);
+}
