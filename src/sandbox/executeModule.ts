@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { SandboxError } from "../errors.ts";
+import { postJson } from "../world/rpcHttp.ts";
 import { type LibraryBundle, libraryBundle } from "./libraryBundle.ts";
 import {
   type ChildMemoryLimit,
@@ -12,7 +13,9 @@ import {
 } from "./memoryCgroup.ts";
 import { ensureNetworkBarrier, SANDBOX_GID, SANDBOX_UIDS } from "./networkBarrier.ts";
 import { reviveValue } from "./reviveValue.ts";
+import { type GuardRequest, type GuardResponse, localGuardHandler } from "./rpcGuard.ts";
 import { sandboxLibraries } from "./sandboxLibraries.ts";
+import { sandboxRuntime } from "./sandboxRuntime.ts";
 import { transpileModule } from "./transpile.ts";
 
 /** Parameters of {@link executeModule}. */
@@ -95,12 +98,45 @@ const ENVELOPE_BYTES = 64 * 1024;
 
 let runnerSource: string | undefined;
 
-/** Node 20 spells the permission flag `--experimental-permission`; Node 22+ spells it `--permission`. */
-function permissionFlag(): string {
-  if (process.allowedNodeEnvironmentFlags.has("--permission")) return "--permission";
-  if (process.allowedNodeEnvironmentFlags.has("--experimental-permission"))
-    return "--experimental-permission";
-  throw new SandboxError(`Node ${process.version} has no permission model; the sandbox needs Node ≥ 20.`);
+/** Every code a child may report; anything else on the result channel is `output_invalid`. */
+const CHILD_ERROR_CODES: ReadonlySet<string> = new Set<ExecuteModuleErrorCode>([
+  "runtime_error",
+  "timeout",
+  "permission_denied",
+  "output_invalid",
+  "output_too_large",
+  "no_export",
+  "signature_mismatch",
+]);
+/** Longest failure message kept from the child (the runner cuts at 8,192 characters itself). */
+const MAX_CHILD_MESSAGE_CHARS = 10_000;
+/** Bridged requests answered per execution before the channel refuses (the guard's own flood limit is 2,000 calls). */
+const MAX_BRIDGED_REQUESTS = 10_000;
+
+/**
+ * How a bridged request reaches its guard: in-process when this process opened the guard, else
+ * over HTTP from the harness (a `providerUrl` served elsewhere, e.g. a test's server).
+ */
+function rpcRoute(providerUrl: string): (request: GuardRequest) => Promise<GuardResponse> {
+  const local = localGuardHandler(providerUrl);
+  if (local) return local;
+  const origin = new URL(providerUrl).origin;
+  return async ({ path, body }): Promise<GuardResponse> => {
+    try {
+      const answer = await postJson(`${origin}${path}`, body, 30_000);
+      return { status: answer.status, headers: { "content-type": answer.contentType }, body: answer.text };
+    } catch {
+      return { status: 502, headers: {}, body: "" };
+    }
+  };
+}
+
+/** A child's `{type:"rpc"}` line, checked field by field: only strings of bounded size pass. */
+function bridgedRequest(message: Record<string, unknown>): (GuardRequest & { id: number }) | undefined {
+  const { id, method, path, body } = message;
+  if (!Number.isSafeInteger(id) || typeof method !== "string" || typeof path !== "string") return undefined;
+  if (typeof body !== "string" || method.length > 16 || path.length > 4_096) return undefined;
+  return { id: id as number, method, path, body };
 }
 
 /**
@@ -270,7 +306,8 @@ function writeReadOnly(file: string, text: string): void {
 type ChildMessage =
   | { type: "ready" }
   | { type: "result"; ok: true; value?: unknown }
-  | { type: "result"; ok: false; code: ExecuteModuleErrorCode; message: string };
+  | { type: "result"; ok: false; code: unknown; message: unknown }
+  | { type: "rpc"; [field: string]: unknown };
 
 type RunChildOptions = {
   timeoutMs: number;
@@ -308,7 +345,7 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
   runnerSource ??= fs.readFileSync(new URL("./childRunner.mjs", import.meta.url), "utf8");
   writeReadOnly(runnerPath, runnerSource);
   const args = [
-    permissionFlag(),
+    sandboxRuntime().permissionFlag,
     "--disable-warning=ExperimentalWarning",
     ...sandboxLibraries().libraryDirs.map((libraryDir) => `--allow-fs-read=${libraryDir}/*`),
     `--allow-fs-read=${libraries.dir}/*`,
@@ -331,7 +368,7 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
   let maxChannelBytes = 1024 * 1024 + ENVELOPE_BYTES;
 
   const uid = runsAsRoot() ? allocateSandboxUid() : undefined;
-  const child = spawn(process.execPath, args, {
+  const child = spawn(sandboxRuntime().execPath, args, {
     cwd: dir,
     env: {},
     stdio: ["pipe", "pipe", "pipe", "pipe"],
@@ -368,6 +405,7 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
   });
   ready.catch(() => {}); // An idle child that dies is only noticed when taken.
   let memoryLimit: ChildMemoryLimit | undefined;
+  let killedForMemory = false;
   const bootTimer = setTimeout(() => {
     if (readyAt !== undefined) return;
     rejectReady(new SandboxError(`The sandbox process did not boot within ${BOOT_TIMEOUT_MS} ms.`));
@@ -379,6 +417,7 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
     let message: ChildMessage;
     try {
       message = JSON.parse(line.toString("utf8"), reviveValue) as ChildMessage;
+      if (message === null || typeof message !== "object") throw new Error("not a message");
     } catch {
       // Only the model's own code could write a malformed line to fd 3.
       onMessage?.("malformed");
@@ -423,6 +462,7 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
   child.on("close", (code, signal) => {
     closed = { code, signal };
     if (uid !== undefined) releaseSandboxUid(uid);
+    killedForMemory = memoryLimit?.killedForMemory() ?? false;
     memoryLimit?.release();
     if (disposed) setRef(false);
     clearTimeout(bootTimer);
@@ -481,12 +521,27 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
           if (result || ended) return;
           if (message === "malformed")
             finish(fail("output_invalid", "The sandbox result channel received malformed data.", timings));
-          else if (message.type === "result")
-            finish(
-              message.ok
-                ? { ok: true, value: message.value, timings }
-                : fail(message.code, message.message, timings),
-            );
+          else if (message.type === "rpc") answerRpc(message);
+          else if (message.type === "result") {
+            if (message.ok === true) return finish({ ok: true, value: message.value, timings });
+            // Untrusted: the model's code can write this channel too. Own, known codes only.
+            const { code, message: text } = message as { code: unknown; message: unknown };
+            if (typeof code !== "string" || !CHILD_ERROR_CODES.has(code) || typeof text !== "string")
+              return finish(
+                fail("output_invalid", "The sandbox result channel received an unknown failure.", timings),
+              );
+            finish(fail(code as ExecuteModuleErrorCode, text.slice(0, MAX_CHILD_MESSAGE_CHARS), timings));
+          }
+        };
+        const route = rpcRoute(input.providerUrl);
+        let bridged = 0;
+        const answerRpc = (message: Record<string, unknown>) => {
+          const request = bridgedRequest(message);
+          if (!request || ++bridged > MAX_BRIDGED_REQUESTS) return;
+          void route(request).then((answer) => {
+            if (result || closed) return;
+            child.stdin?.write(`${JSON.stringify({ type: "rpc", id: request.id, ...answer })}\n`);
+          });
         };
         onOverflow = () => {
           if (result || ended) return;
@@ -507,6 +562,7 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
             options,
             timings,
             processLimitMb,
+            killedForMemory,
           );
           resolve(result);
         };
@@ -545,7 +601,8 @@ function classifyEnd(
   stderr: string,
   options: RunChildOptions,
   timings: ExecuteModuleTimings,
-  processLimitMb?: number,
+  processLimitMb: number | undefined,
+  killedForMemory: boolean,
 ): ExecuteModuleResult {
   if (ended === "timeout") {
     return fail(
@@ -562,9 +619,10 @@ function classifyEnd(
     );
   }
   // V8 prints "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory"
-  // and aborts (SIGABRT); a SIGKILL we did not send is the kernel's OOM killer (the child's memory
-  // cgroup, or the machine's).
-  if (/heap out of memory|Reached heap limit|Allocation failed/i.test(stderr) || signal === "SIGKILL") {
+  // and aborts (SIGABRT). A SIGKILL is a memory limit only when the child's memory cgroup counted an
+  // OOM kill: any other SIGKILL (the machine's OOM killer, another process) is not the module's fault
+  // we can prove, and is reported as the process ending.
+  if (/heap out of memory|Reached heap limit|Allocation failed/i.test(stderr) || killedForMemory) {
     const limits = `${options.memoryMb} MiB of JavaScript heap${processLimitMb ? `, ${processLimitMb} MiB for the whole process` : ""}`;
     return fail(
       "memory_limit",
