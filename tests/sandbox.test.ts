@@ -19,12 +19,14 @@ import {
   sweepMemoryCgroups,
 } from "../src/sandbox/memoryCgroup.ts";
 import {
+  ensureIptablesBarrier,
   ensureNetworkBarrier,
   GUARD_HOST,
   SANDBOX_GID,
   SANDBOX_UIDS,
 } from "../src/sandbox/networkBarrier.ts";
-import { sandboxRuntime } from "../src/sandbox/sandboxRuntime.ts";
+import { requireSandboxBarriers } from "../src/sandbox/requireBarriers.ts";
+import { overrideSandboxRuntime, sandboxRuntime } from "../src/sandbox/sandboxRuntime.ts";
 import { type AnvilHandle, startAnvil } from "../src/world/anvil.ts";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -482,6 +484,35 @@ describe("network barrier", () => {
     else expect(barrier.kind === "none" || barrier.detail.includes(GUARD_HOST)).toBe(true);
     expect(guard.url.startsWith(`http://${GUARD_HOST}:`)).toBe(true);
   });
+});
+
+describe("refuse, don't warn: requireSandboxBarriers", () => {
+  test("lets every model run where the network barrier holds", () => {
+    if (ensureNetworkBarrier().kind === "none") return; // covered by the next test on such set-ups
+    expect(requireSandboxBarriers("scripted:/tmp/x")).toEqual({ missing: [], unsafe: false });
+  });
+
+  test.skipIf(ensureIptablesBarrier().kind !== "none" || Number(process.versions.node.split(".")[0]) >= 25)(
+    "without a network barrier refuses an untrusted model naming what is missing, unless --unsafe-sandbox",
+    () => {
+      // The sandbox on the harness's own Node (< 25): its permission model leaves sockets open.
+      overrideSandboxRuntime(process.execPath);
+      try {
+        expect(ensureNetworkBarrier().kind).toBe("none");
+        expect(() => requireSandboxBarriers("scripted:/tmp/x")).toThrow(
+          /Refusing to run the untrusted model scripted:\/tmp\/x: the sandbox lacks a barrier: network \(/,
+        );
+        expect(() => requireSandboxBarriers("openai:gpt")).toThrow(/--unsafe-sandbox/);
+        expect(requireSandboxBarriers("reference")).toEqual({ missing: [], unsafe: false });
+        const unsafe = requireSandboxBarriers("scripted:/tmp/x", true);
+        expect(unsafe.unsafe).toBe(true);
+        expect(unsafe.missing[0]).toMatch(/^network/);
+      } finally {
+        overrideSandboxRuntime(undefined);
+      }
+      expect(requireSandboxBarriers("scripted:/tmp/x").missing).toEqual([]);
+    },
+  );
 });
 
 describe("memory barrier", () => {

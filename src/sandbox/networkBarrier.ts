@@ -29,7 +29,7 @@ const CHAIN = "QUESTBENCH_SANDBOX";
  */
 export type NetworkBarrier = { kind: "node-permission" | "iptables-owner" | "none"; detail: string };
 
-let cached: NetworkBarrier | undefined;
+let cached: { barrier: NetworkBarrier; runtime: string } | undefined;
 let cachedIptables: NetworkBarrier | undefined;
 
 /**
@@ -37,16 +37,17 @@ let cachedIptables: NetworkBarrier | undefined;
  * harness is root on Linux (see {@link ensureIptablesBarrier}). Computed once per process.
  */
 export function ensureNetworkBarrier(): NetworkBarrier {
-  if (cached) return cached;
   const runtime = sandboxRuntime();
+  if (cached?.runtime === runtime.execPath) return cached.barrier;
   const iptables = ensureIptablesBarrier();
-  if (runtime.deniesNetwork) {
-    cached = {
-      kind: "node-permission",
-      detail: `Node ${runtime.version} (${runtime.source}) under --permission without --allow-net: no sockets; providerUrl is served over the child's pipe${iptables.kind === "iptables-owner" ? `; defence in depth: ${iptables.detail}` : ""}`,
-    };
-  } else cached = iptables;
-  return cached;
+  const barrier: NetworkBarrier = runtime.deniesNetwork
+    ? {
+        kind: "node-permission",
+        detail: `Node ${runtime.version} (${runtime.source}) under --permission without --allow-net: no sockets; providerUrl is served over the child's pipe${iptables.kind === "iptables-owner" ? `; defence in depth: ${iptables.detail}` : ""}`,
+      }
+    : iptables;
+  cached = { barrier, runtime: runtime.execPath };
+  return barrier;
 }
 
 function run(cmd: string, args: string[]): boolean {
