@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -8,6 +10,7 @@ import {
   type ExecuteModuleParameters,
   executeModule,
   type RpcGuard,
+  reviveValue,
   startRpcGuard,
   transpileModule,
 } from "../src/sandbox/index.ts";
@@ -26,6 +29,7 @@ import {
   SANDBOX_UIDS,
 } from "../src/sandbox/networkBarrier.ts";
 import { requireSandboxBarriers } from "../src/sandbox/requireBarriers.ts";
+import { MAX_BIGINT_DIGITS } from "../src/sandbox/reviveValue.ts";
 import { overrideSandboxRuntime, sandboxRuntime } from "../src/sandbox/sandboxRuntime.ts";
 import { type AnvilHandle, startAnvil } from "../src/world/anvil.ts";
 
@@ -483,6 +487,45 @@ describe("network barrier", () => {
     if (sandboxRuntime().deniesNetwork) expect(barrier.kind).toBe("node-permission");
     else expect(barrier.kind === "none" || barrier.detail.includes(GUARD_HOST)).toBe(true);
     expect(guard.url.startsWith(`http://${GUARD_HOST}:`)).toBe(true);
+  });
+});
+
+describe("untrusted data from the child", () => {
+  test("a $bigint is revived up to 1,000 digits; a longer one stays an object no format accepts", () => {
+    const at = (digits: number) =>
+      JSON.parse(JSON.stringify({ v: { $bigint: "9".repeat(digits) } }), reviveValue).v;
+    expect(at(MAX_BIGINT_DIGITS)).toBe(10n ** 1000n - 1n);
+    expect(at(MAX_BIGINT_DIGITS + 1)).toEqual({ $bigint: "9".repeat(1001) });
+  });
+
+  test("a SIGKILL the memory cgroup did not count is process_exit, not memory_limit", async () => {
+    // The module reports its pid through providerUrl (a server of this test, reached over the pipe);
+    // the test then SIGKILLs it from outside, as another process would.
+    const server = http.createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => {
+        body += chunk;
+      });
+      request.on("end", () => {
+        response.end("{}");
+        process.kill(Number(JSON.parse(body).pid), "SIGKILL");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const result = await run(
+        `export async function executeSkill(providerUrl: string) {
+          await fetch(providerUrl, { method: "POST", body: JSON.stringify({ pid: process.pid }) });
+          return await new Promise(() => setInterval(() => {}, 1000));
+        }`,
+        { providerUrl: url },
+      );
+      expect(result).toMatchObject({ ok: false, error: { code: "process_exit" } });
+      expect(!result.ok && result.error.message).toMatch(/killed by SIGKILL/);
+    } finally {
+      server.close();
+    }
   });
 });
 
