@@ -26,6 +26,7 @@ import { parseArgs } from "node:util";
 import { transform } from "esbuild";
 import { extractModule } from "../src/protocol/parse.ts";
 import type { InstanceResult } from "../src/reporting/types.ts";
+import { benchSandbox } from "../src/sandbox/benchSandbox.ts";
 import { loadTasks, PROJECT_ROOT } from "../src/tasks/load.ts";
 import { startAnvil } from "../src/world/anvil.ts";
 import { primeWorldClock } from "../src/world/pool.ts";
@@ -35,7 +36,7 @@ import { goldAnswers } from "../tests/providers/gold.ts";
 
 const { values: flags } = parseArgs({
   options: {
-    sections: { type: "string", default: "full,bare,concurrency,epochs" },
+    sections: { type: "string", default: "full,bare,concurrency,epochs,sandbox" },
     runs: { type: "string", default: "3" },
     "latency-ms": { type: "string", default: "1000" },
     levels: { type: "string", default: "1,4,16" },
@@ -478,6 +479,8 @@ if (sections.has("epochs")) {
     say(`  fifth ${k + 1} of the run: harness processes peak ${mb(harness)}, largest Anvil ${mb(anvil)}`);
   }
 }
+
+if (sections.has("sandbox")) await benchSandbox(say, Number(flags.runs)); // issue 16, src/sandbox/benchSandbox.ts
 
 fs.mkdirSync(path.join(PROJECT_ROOT, ".questbench"), { recursive: true });
 const reportPath = path.join(PROJECT_ROOT, ".questbench", "bench.txt");

@@ -150,6 +150,37 @@ describe("executeModule: the model contract", () => {
     });
   });
 
+  test("carries a raw node:http request and a raw fetch to providerUrl over the pipe to the guard", async () => {
+    const result = await run(`
+      import http from "node:http";
+      import { request } from "node:http";
+      export async function executeSkill(providerUrl: string, agentAddress: string) {
+        const body = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "eth_getBalance", params: [agentAddress, "latest"] });
+        const viaHttp = await new Promise((resolve, reject) => {
+          const req = request(providerUrl, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
+            let text = "";
+            res.setEncoding("utf8");
+            res.on("data", (chunk) => (text += chunk));
+            res.on("end", () => resolve({ status: res.statusCode, json: JSON.parse(text) }));
+          });
+          req.on("error", reject);
+          req.end(body);
+        });
+        const viaFetch = await (await fetch(providerUrl, { method: "POST", body })).json();
+        const wrongPath = await fetch(new URL(providerUrl).origin + "/", { method: "POST", body });
+        return { viaHttp, viaFetch, wrongPath: wrongPath.status, same: http.request === request };
+      }`);
+    expect(result).toMatchObject({
+      ok: true,
+      value: {
+        viaHttp: { status: 200, json: { id: 7, result: "0x4563918244f40000" } },
+        viaFetch: { id: 7, result: "0x4563918244f40000" },
+        wrongPath: 404,
+        same: true,
+      },
+    });
+  });
+
   test("preserves bytes, nested bigints and an undefined return", async () => {
     const bytes = await run(
       `export async function executeSkill() { return { data: new Uint8Array([1, 255]), list: [1n, -2n], n: 1.5, s: "x" }; }`,

@@ -54,12 +54,17 @@ export function sandboxRuntimePackage(): string {
 }
 
 /**
- * Chooses the sandbox's Node (once per process): the harness's own Node when it is ≥ 25, else the
+ * Chooses the sandbox's Node (once per process): `QUESTBENCH_SANDBOX_NODE` when set (a path to a
+ * `node` binary), else the harness's own Node when it is ≥ 25, else the
  * pinned npm build of Node for this platform when installed and runnable, else the harness's Node
  * (whose permission model then leaves the network open: see `requireSandboxBarriers`).
  */
 export function sandboxRuntime(): SandboxRuntime {
   if (cached) return cached;
+  // For measurements (`npm run bench` compares runtimes in whole runs). Honest by construction: an
+  // older Node here means no network barrier, and requireSandboxBarriers refuses untrusted models.
+  const forced = process.env.QUESTBENCH_SANDBOX_NODE;
+  if (forced) return overrideSandboxRuntime(forced);
   if (major(process.version) >= NETWORK_PERMISSION_MAJOR) {
     cached = describe(process.execPath, process.version, "harness");
     return cached;
