@@ -5,6 +5,8 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { renderSandboxWarning } from "../src/reporting/summary.ts";
+import { parseRunFlags } from "../src/runOptions.ts";
 import { allocateSandboxUid, releaseSandboxUid } from "../src/sandbox/executeModule.ts";
 import {
   type ExecuteModuleParameters,
@@ -587,6 +589,24 @@ describe("refuse, don't warn: requireSandboxBarriers", () => {
       expect(requireSandboxBarriers("scripted:/tmp/x").missing).toEqual([]);
     },
   );
+});
+
+describe("--unsafe-sandbox", () => {
+  test("is a run flag, and a run that used it says so after its totals with what was missing", () => {
+    expect(parseRunFlags(["--model", "scripted:/tmp/x", "--unsafe-sandbox"]).unsafeSandbox).toBe(true);
+    expect(parseRunFlags(["--model", "scripted:/tmp/x"]).unsafeSandbox).toBeUndefined();
+    const barrier = { kind: "node-permission", detail: "x" };
+    expect(
+      renderSandboxWarning({
+        network: { kind: "none", detail: "y" },
+        memory: barrier,
+        unsafe: ["network (y)"],
+      }),
+    ).toBe(
+      "Run with --unsafe-sandbox without: network (y). Scores of untrusted models are not trustworthy here (docs/SECURITY.md).",
+    );
+    expect(renderSandboxWarning({ network: barrier, memory: barrier })).toBeUndefined();
+  });
 });
 
 describe("memory barrier", () => {

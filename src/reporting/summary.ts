@@ -99,6 +99,8 @@ export function renderSandboxWarning(sandbox: RunResults["manifest"]["sandbox"])
         barrier.kind === "none" ? [[i === 0 ? "network" : "memory", barrier] as const] : [],
       )
     : [];
+  if (sandbox?.unsafe)
+    return `Run with --unsafe-sandbox${sandbox.unsafe.length ? ` without: ${sandbox.unsafe.join("; ")}` : ""}. Scores of untrusted models are not trustworthy here (docs/SECURITY.md).`;
   if (missing.length === 0) return undefined;
   return `Sandbox without an OS barrier: ${missing.map(([name, b]) => `${name} (${b.detail})`).join("; ")}. Scores of untrusted models are not trustworthy here (docs/SECURITY.md).`;
 }

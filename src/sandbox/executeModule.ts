@@ -143,14 +143,14 @@ function bridgedRequest(message: Record<string, unknown>): (GuardRequest & { id:
  * Runs the model's module in a fresh, locked-down child `node` process and returns what
  * `executeSkill(providerUrl, agentAddress, deployedContracts)` returned.
  *
- * The child runs with Node's permission model (`--experimental-permission` on Node 20): it may read
- * only its own two files and the package folders of ethers, viem and their run-time dependencies
- * (no project files, no `.env`, no fixtures); it may not write files, spawn processes or start
- * workers. It gets an empty environment (`env: {}`), a V8 heap cap, a wall-clock timeout that kills
- * its whole process group, and when the harness runs as root it runs as a uid of its own (see
- * {@link allocateSandboxUid}) in group `nogroup` (65534).
- * Node 20's permission model does not restrict the network: isolation from anything but the RPC
- * guard needs an OS barrier.
+ * The child runs on the sandbox runtime (Node ≥ 25, see sandboxRuntime.ts) under `--permission`:
+ * it may read only its own two files and the ethers/viem bundle and package folders; it may not
+ * write files, spawn processes, start workers or open any socket. Its one way out is its pipes: the
+ * runner carries `fetch`/`node:http` requests for `providerUrl` over them, and this function hands
+ * each to the RPC guard behind `providerUrl` (in-process when this process opened it). It gets an
+ * empty environment, a V8 heap cap, a wall-clock timeout that kills its process group, a memory
+ * cgroup and a uid of its own when the harness is root. Threat model and what holds on which
+ * set-up: docs/SECURITY.md.
  *
  * A promise that never settles is reported as `timeout` as soon as the child's event loop empties
  * (nothing could ever settle it), rather than after the full wall clock; a promise kept pending by a
