@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -607,6 +607,57 @@ describe("--unsafe-sandbox", () => {
     );
     expect(renderSandboxWarning({ network: barrier, memory: barrier })).toBeUndefined();
   });
+});
+
+describe("refuse, don't warn: the CLI", () => {
+  const bin = path.join(projectRoot, "bin/questbench.mjs");
+  // The sandbox on the harness's own Node (< 25), through the environment the CLI's processes inherit.
+  const env = {
+    ...process.env,
+    QUESTBENCH_OPTIONS: "",
+    QUESTBENCH_MODEL: "",
+    QUESTBENCH_SANDBOX_NODE: process.execPath,
+  };
+  const args = (out: string) => [
+    bin,
+    "--model",
+    "scripted:tests/scripted/cheats",
+    "--tasks",
+    "composite_wrap_unwrap_cycle",
+    "--out",
+    out,
+  ];
+  const cli = (argv: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, argv, { cwd: projectRoot, env });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk) => (stdout += chunk));
+      child.stderr.on("data", (chunk) => (stderr += chunk));
+      child.on("close", (code) => resolve({ code, stdout, stderr }));
+    });
+
+  test.skipIf(ensureIptablesBarrier().kind !== "none" || Number(process.versions.node.split(".")[0]) >= 25)(
+    "stops an untrusted model before anything starts where no network barrier holds; --unsafe-sandbox runs and records it",
+    async () => {
+      const refused = path.join(projectRoot, ".questbench", `refused-${process.pid}`);
+      const first = await cli(args(refused));
+      expect(first.code).toBe(1);
+      expect(first.stderr).toMatch(
+        /^questbench: Refusing to run the untrusted model scripted:tests\/scripted\/cheats: the sandbox lacks a barrier: network \(/m,
+      );
+      expect(existsSync(refused)).toBe(false);
+
+      const unsafe = path.join(projectRoot, ".questbench", `unsafe-${process.pid}`);
+      const second = await cli([...args(unsafe), "--unsafe-sandbox"]);
+      expect(second.stdout).toMatch(/Run with --unsafe-sandbox without: network \(/);
+      const results = JSON.parse(readFileSync(path.join(unsafe, "results.json"), "utf8"));
+      expect(results.manifest.sandbox.network.kind).toBe("none");
+      expect(results.manifest.sandbox.unsafe).toEqual([expect.stringMatching(/^network \(/)]);
+      rmSync(unsafe, { recursive: true, force: true });
+    },
+    120_000,
+  );
 });
 
 describe("memory barrier", () => {
