@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { leaderboardRow } from "../src/reporting/leaderboard.ts";
 import { renderSandboxWarning } from "../src/reporting/summary.ts";
 import { parseRunFlags } from "../src/runOptions.ts";
 import { allocateSandboxUid, releaseSandboxUid } from "../src/sandbox/executeModule.ts";
@@ -654,6 +655,13 @@ describe("refuse, don't warn: the CLI", () => {
       const results = JSON.parse(readFileSync(path.join(unsafe, "results.json"), "utf8"));
       expect(results.manifest.sandbox.network.kind).toBe("none");
       expect(results.manifest.sandbox.unsafe).toEqual([expect.stringMatching(/^network \(/)]);
+      const row = leaderboardRow({
+        model: results.manifest.model,
+        manifest: results.manifest,
+        sources: [],
+        results,
+      });
+      expect(row.model).toBe("scripted:tests/scripted/cheats (unsafe sandbox)");
       rmSync(unsafe, { recursive: true, force: true });
     },
     120_000,
