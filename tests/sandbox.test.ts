@@ -532,6 +532,36 @@ describe("untrusted data from the child", () => {
     expect(at(MAX_BIGINT_DIGITS + 1)).toEqual({ $bigint: "9".repeat(1001) });
   });
 
+  test('a forged bridge request cannot name another server through its path ("@host/")', async () => {
+    const arrivals = [0, 0];
+    const servers = arrivals.map((_, i) =>
+      http.createServer((request, response) => {
+        arrivals[i]! += 1;
+        request.resume();
+        response.end("{}");
+      }),
+    );
+    for (const server of servers)
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const [provider, other] = servers.map((server) => (server.address() as AddressInfo).port);
+    try {
+      const result = await run(
+        `import { writeSync } from "node:fs";
+        export async function executeSkill() {
+          for (const path of ["@127.0.0.1:${other}/", "//127.0.0.1:${other}/", "x@127.0.0.1:${other}/"])
+            writeSync(3, JSON.stringify({ type: "rpc", id: 1000, method: "POST", path, body: "{}" }) + "\\n");
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          return "done";
+        }`,
+        { providerUrl: `http://127.0.0.1:${provider}/` },
+      );
+      expect(result).toMatchObject({ ok: true, value: "done" });
+      expect(arrivals).toEqual([0, 0]);
+    } finally {
+      for (const server of servers) server.close();
+    }
+  });
+
   test("a SIGKILL the memory cgroup did not count is process_exit, not memory_limit", async () => {
     // The module reports its pid through providerUrl (a server of this test, reached over the pipe);
     // the test then SIGKILLs it from outside, as another process would.

@@ -110,6 +110,8 @@ const CHILD_ERROR_CODES: ReadonlySet<string> = new Set<ExecuteModuleErrorCode>([
 ]);
 /** Longest failure message kept from the child (the runner cuts at 8,192 characters itself). */
 const MAX_CHILD_MESSAGE_CHARS = 10_000;
+/** Answers the child has not read yet, in bytes, beyond which further answers are dropped (the request then times out). */
+const MAX_UNREAD_ANSWER_BYTES = 64 * 2 ** 20;
 /** Bridged requests answered per execution before the channel refuses (the guard's own flood limit is 2,000 calls). */
 const MAX_BRIDGED_REQUESTS = 10_000;
 
@@ -123,7 +125,9 @@ function rpcRoute(providerUrl: string): (request: GuardRequest) => Promise<Guard
   const origin = new URL(providerUrl).origin;
   return async ({ path, body }): Promise<GuardResponse> => {
     try {
-      const answer = await postJson(`${origin}${path}`, body, 30_000);
+      const target = new URL(path, origin);
+      if (target.origin !== origin) return { status: 404, headers: {}, body: "" };
+      const answer = await postJson(String(target), body, 30_000);
       return { status: answer.status, headers: { "content-type": answer.contentType }, body: answer.text };
     } catch {
       return { status: 502, headers: {}, body: "" };
@@ -136,6 +140,8 @@ function bridgedRequest(message: Record<string, unknown>): (GuardRequest & { id:
   const { id, method, path, body } = message;
   if (!Number.isSafeInteger(id) || typeof method !== "string" || typeof path !== "string") return undefined;
   if (typeof body !== "string" || method.length > 16 || path.length > 4_096) return undefined;
+  // A path, never an authority: "@host/" after the origin would name another server.
+  if (!path.startsWith("/") || path.startsWith("//")) return undefined;
   return { id: id as number, method, path, body };
 }
 
@@ -539,7 +545,8 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
           const request = bridgedRequest(message);
           if (!request || ++bridged > MAX_BRIDGED_REQUESTS) return;
           void route(request).then((answer) => {
-            if (result || closed) return;
+            // A module that stops reading its answers must not grow the harness's memory.
+            if (result || closed || (child.stdin?.writableLength ?? 0) > MAX_UNREAD_ANSWER_BYTES) return;
             child.stdin?.write(`${JSON.stringify({ type: "rpc", id: request.id, ...answer })}\n`);
           });
         };
