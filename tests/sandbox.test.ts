@@ -562,6 +562,21 @@ describe("untrusted data from the child", () => {
     }
   });
 
+  test("a value nested 200,000 levels deep (forged on fd 3) is output_invalid, and 60 levels pass", async () => {
+    const deep = await run(
+      `import { writeSync } from "node:fs";
+      export async function executeSkill() {
+        writeSync(3, '{"type":"result","ok":true,"value":' + "[".repeat(200000) + "]".repeat(200000) + "}\\n");
+        return await new Promise(() => setInterval(() => {}, 1000));
+      }`,
+    );
+    expect(deep).toMatchObject({ ok: false, error: { code: "output_invalid" } });
+    const fine = await run(
+      `export async function executeSkill() { let v: any = 1; for (let i = 0; i < 60; i++) v = { v }; return v; }`,
+    );
+    expect(fine.ok).toBe(true);
+  });
+
   test("a SIGKILL the memory cgroup did not count is process_exit, not memory_limit", async () => {
     // The module reports its pid through providerUrl (a server of this test, reached over the pipe);
     // the test then SIGKILLs it from outside, as another process would.

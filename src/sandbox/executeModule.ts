@@ -135,6 +135,25 @@ function rpcRoute(providerUrl: string): (request: GuardRequest) => Promise<Guard
   };
 }
 
+/** Deepest nesting of arrays and objects accepted in a returned value (a transaction has 2, an answer a few). */
+const MAX_VALUE_DEPTH = 64;
+
+/**
+ * True when `value` nests deeper than `limit`, checked without recursion: `JSON.parse` accepts
+ * 200,000 levels in 400 KB, and the harness's own recursive code (JSON.stringify of results,
+ * validators) would then throw RangeError far from here.
+ */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== "object" || ArrayBuffer.isView(current)) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** A child's `{type:"rpc"}` line, checked field by field: only strings of bounded size pass. */
 function bridgedRequest(message: Record<string, unknown>): (GuardRequest & { id: number }) | undefined {
   const { id, method, path, body } = message;
@@ -529,7 +548,17 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
             finish(fail("output_invalid", "The sandbox result channel received malformed data.", timings));
           else if (message.type === "rpc") answerRpc(message);
           else if (message.type === "result") {
-            if (message.ok === true) return finish({ ok: true, value: message.value, timings });
+            if (message.ok === true) {
+              if (nestsDeeperThan(message.value, MAX_VALUE_DEPTH))
+                return finish(
+                  fail(
+                    "output_invalid",
+                    `The return value nests deeper than ${MAX_VALUE_DEPTH} levels.`,
+                    timings,
+                  ),
+                );
+              return finish({ ok: true, value: message.value, timings });
+            }
             // Untrusted: the model's code can write this channel too. Own, known codes only.
             const { code, message: text } = message as { code: unknown; message: unknown };
             if (typeof code !== "string" || !CHILD_ERROR_CODES.has(code) || typeof text !== "string")
