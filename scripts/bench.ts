@@ -1,4 +1,4 @@
-// `npm run bench [-- --sections full,bare,concurrency,epochs --runs 3 --latency-ms 1000 --levels 1,4,16 --epochs 5]`
+// `npm run bench [-- --sections full,bare,concurrency,epochs,sandbox --runs 3 --latency-ms 1000 --levels 1,4,16 --epochs 5]`
 //
 // The harness's performance figures, measured on this machine in one invocation (issue 9). Not a
 // test: it prints figures and asserts nothing. Every run is a real `questbench` process against
@@ -17,6 +17,8 @@
 //                (requests × latency / C + harness time of the reference run).
 //   epochs       --epochs 5 of the full reference run: time per epoch and peak RSS per fifth of the
 //                run, to show that nothing grows with run length.
+//   sandbox      per-execution sandbox overhead, old runtime (the harness's Node) against the
+//                sandbox runtime (Node ≥ 25), and the full reference run's wall-time ratio (issue 16).
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -26,6 +28,7 @@ import { parseArgs } from "node:util";
 import { transform } from "esbuild";
 import { extractModule } from "../src/protocol/parse.ts";
 import type { InstanceResult } from "../src/reporting/types.ts";
+import { benchSandbox } from "../src/sandbox/benchSandbox.ts";
 import { loadTasks, PROJECT_ROOT } from "../src/tasks/load.ts";
 import { startAnvil } from "../src/world/anvil.ts";
 import { primeWorldClock } from "../src/world/pool.ts";
@@ -35,7 +38,7 @@ import { goldAnswers } from "../tests/providers/gold.ts";
 
 const { values: flags } = parseArgs({
   options: {
-    sections: { type: "string", default: "full,bare,concurrency,epochs" },
+    sections: { type: "string", default: "full,bare,concurrency,epochs,sandbox" },
     runs: { type: "string", default: "3" },
     "latency-ms": { type: "string", default: "1000" },
     levels: { type: "string", default: "1,4,16" },
@@ -478,6 +481,8 @@ if (sections.has("epochs")) {
     say(`  fifth ${k + 1} of the run: harness processes peak ${mb(harness)}, largest Anvil ${mb(anvil)}`);
   }
 }
+
+if (sections.has("sandbox")) await benchSandbox(say, Math.min(2, Number(flags.runs))); // issue 16: src/sandbox/benchSandbox.ts
 
 fs.mkdirSync(path.join(PROJECT_ROOT, ".questbench"), { recursive: true });
 const reportPath = path.join(PROJECT_ROOT, ".questbench", "bench.txt");

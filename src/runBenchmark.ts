@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { RunResults } from "./reporting/types.ts";
 import type { RunOptions } from "./runOptions.ts";
+import { requireSandboxBarriers } from "./sandbox/requireBarriers.ts";
 import { PROJECT_ROOT } from "./tasks/load.ts";
 
 export type RunBenchmarkReturnType = {
@@ -21,6 +22,8 @@ export type RunBenchmarkReturnType = {
  * console.log(results?.summary.atomic.score);
  */
 export async function runBenchmark(options: RunOptions): Promise<RunBenchmarkReturnType> {
+  // Before Vitest and Anvil start: an untrusted model on a set-up without a barrier stops here.
+  requireSandboxBarriers(options.model, options.unsafeSandbox);
   process.env.QUESTBENCH_OPTIONS = JSON.stringify(options);
   const { startVitest } = await import("vitest/node");
   const before = process.exitCode;

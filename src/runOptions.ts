@@ -25,6 +25,8 @@ export type RunOptions = {
    * run keeps them (resume) and runs only the rest.
    */
   fresh?: boolean | undefined;
+  /** Run an untrusted model even where a sandbox barrier is missing (docs/SECURITY.md); recorded in results.json. */
+  unsafeSandbox?: boolean | undefined;
   /** Run only shard `index` of `count` (1-based) of the instance list; merge shards with `questbench report`. */
   shard?: { index: number; count: number } | undefined;
   /** Also write a JUnit XML report here (for CI consumers). */
@@ -66,13 +68,17 @@ const FLAGS = {
   "request-timeout": { type: "string" },
   "provider-concurrency": { type: "string" },
   fresh: { type: "boolean" },
+  "unsafe-sandbox": { type: "boolean" },
   shard: { type: "string" },
   junit: { type: "string" },
   "fork-url": { type: "string" },
   "fork-block": { type: "string" },
 } as const;
 
-type FlagValues = Partial<Record<Exclude<keyof typeof FLAGS, "fresh">, string>> & { fresh?: boolean };
+type FlagValues = Partial<Record<Exclude<keyof typeof FLAGS, "fresh" | "unsafe-sandbox">, string>> & {
+  fresh?: boolean;
+  "unsafe-sandbox"?: boolean;
+};
 
 export class UsageError extends Error {
   override name = "UsageError";
@@ -131,6 +137,7 @@ export function applyFlags(base: RunOptions, values: FlagValues): RunOptions {
   if (values["provider-concurrency"] !== undefined)
     o.providerConcurrency = positiveInt(values["provider-concurrency"], "provider-concurrency");
   if (values.fresh !== undefined) o.fresh = values.fresh;
+  if (values["unsafe-sandbox"] !== undefined) o.unsafeSandbox = values["unsafe-sandbox"];
   if (values.shard !== undefined) {
     const m = /^(\d+)\/(\d+)$/.exec(values.shard);
     if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2]))

@@ -1,7 +1,8 @@
+import { spawn } from "node:child_process";
 import { createSocket } from "node:dgram";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -12,6 +13,7 @@ import { runAttempt } from "../src/protocol/attempt.ts";
 import { chainClients } from "../src/protocol/chain.ts";
 import type { FailureClass, InstanceResult } from "../src/reporting/types.ts";
 import { ensureNetworkBarrier } from "../src/sandbox/networkBarrier.ts";
+import { startRpcGuard } from "../src/sandbox/rpcGuard.ts";
 import { instantiate } from "../src/tasks/instantiate.ts";
 import { type AnvilPool, createAnvilPool } from "../src/world/pool.ts";
 import { taskById, world } from "./helpers/attempts.ts";
@@ -21,6 +23,8 @@ import { taskById, world } from "./helpers/attempts.ts";
 // next attempt on the same pool still scores 100. What each attack proves is listed in docs/SECURITY.md.
 
 const barrier = ensureNetworkBarrier();
+/** How a blocked connection ends: refused by the permission model (`node-permission`) or by iptables. */
+const BLOCKED = (tag: string) => new RegExp(`${tag}:(ERR_ACCESS_DENIED|ECONNREFUSED)`);
 const ATOMIC = "bnb_transfer_basic";
 const COMPOSITE = "composite_wrap_unwrap_cycle"; // K_opt 2: wrap, then unwrap
 /** A balance no attempt can reach honestly: finding it on the chain means an attack got through. */
@@ -242,7 +246,7 @@ describe.skipIf(barrier.kind === "none")(`the network barrier (${barrier.kind}: 
       ),
       ["runtime_error"],
     );
-    expect(r.failure?.reason).toContain("tcp:ECONNREFUSED");
+    expect(r.failure?.reason).toMatch(BLOCKED("tcp"));
   });
 
   test("fetch to Anvil by localhost and [::1] is refused", async () => {
@@ -258,7 +262,7 @@ describe.skipIf(barrier.kind === "none")(`the network barrier (${barrier.kind}: 
     );
     expect(r.failure?.reason).not.toContain("reached");
     expect(r.failure?.reason).toMatch(
-      /fetch:(ECONNREFUSED|ENETUNREACH|EADDRNOTAVAIL|UND_ERR_CONNECT_TIMEOUT|TimeoutError)/,
+      /fetch:(ERR_ACCESS_DENIED|ECONNREFUSED|ENETUNREACH|EADDRNOTAVAIL|UND_ERR_CONNECT_TIMEOUT|TimeoutError)/,
     );
   });
 
@@ -278,7 +282,7 @@ describe.skipIf(barrier.kind === "none")(`the network barrier (${barrier.kind}: 
             throw new Error("http:" + outcome);`),
         ["runtime_error"],
       );
-      expect(r.failure?.reason).toContain("http:ECONNREFUSED");
+      expect(r.failure?.reason).toMatch(BLOCKED("http"));
       expect(arrived).toBe(0);
     } finally {
       server.close();
@@ -306,7 +310,7 @@ describe.skipIf(barrier.kind === "none")(`the network barrier (${barrier.kind}: 
       );
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(arrived).toBe(0);
-      expect(r.failure?.reason).toMatch(/udp:(EPERM|ECONNREFUSED|sent)/);
+      expect(r.failure?.reason).toMatch(/udp:(ERR_ACCESS_DENIED|EPERM|ECONNREFUSED|sent)/);
     } finally {
       socket.close();
     }
@@ -326,8 +330,151 @@ describe.skipIf(barrier.kind === "none")(`the network barrier (${barrier.kind}: 
   });
 });
 
+// The attacks of issue 16, each as a hostile answer through the real attempt path. In CI the file
+// also runs as an ordinary user, and (as root) inside a private network namespace (.ci/run).
+describe("issue 16: no way around the guard, no signals, no forged results", () => {
+  const connectAll = (targets: string) =>
+    `const outcomes: string[] = [];
+     for (const target of ${targets}) {
+       outcomes.push(await new Promise<string>((resolve) => {
+         try {
+           const socket = connect(target, () => { socket.destroy(); resolve("connected"); });
+           socket.on("error", (e: any) => resolve(String(e.code)));
+           socket.setTimeout(1500, () => { socket.destroy(); resolve("timeout"); });
+         } catch (e: any) { resolve(String(e.code)); }
+       }));
+     }`;
+
+  test("a port scan of 127.0.0.1 and 127.0.0.2 around Anvil's port finds nothing; the chain is untouched", async () => {
+    const port = Number(new URL(pool.urls[0]!).port);
+    const r = await attack(
+      ts(
+        `${connectAll(`[...Array.from({ length: 41 }, (_, i) => ({ host: "127.0.0.1", port: ${port} - 20 + i })), { host: "127.0.0.2", port: ${port} }]`)}
+         throw new Error("scan:" + [...new Set(outcomes)].join(","));`,
+        'import { connect } from "node:net";',
+      ),
+      ["runtime_error"],
+    );
+    expect(r.failure?.reason).not.toContain("connected");
+    expect(r.failure?.reason).toMatch(
+      /scan:(ERR_ACCESS_DENIED|ECONNREFUSED)(,ECONNREFUSED|,ERR_ACCESS_DENIED)?$/,
+    );
+  });
+
+  test("sweeping 127.0.0.2 for another attempt's guard reaches nothing and gets nobody flagged", async () => {
+    // The victim: another execution's guard, alive while the attacker runs.
+    const victim = await startRpcGuard({ upstreamUrl: pool.urls[0]! });
+    const victimOrigin = new URL(victim.url).origin;
+    try {
+      const r = await attack(
+        ts(`const outcomes: string[] = [];
+            const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "anvil_setBalance", params: [agentAddress, "0x${PWNED_BALANCE.toString(16)}"] });
+            for (const url of ["${victimOrigin}/", "${victimOrigin}"]) {
+              try { const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body, signal: AbortSignal.timeout(2000) }); outcomes.push("status " + res.status); }
+              catch (e: any) { outcomes.push(String(e.cause?.code ?? e.name)); }
+            }
+            throw new Error("sweep:" + outcomes.join(","));`),
+        ["runtime_error"],
+      );
+      expect(victim.violations).toEqual([]);
+      expect(victim.requestCount()).toBe(0);
+      expect(r.failure?.reason).toMatch(/sweep:(ERR_ACCESS_DENIED|ECONNREFUSED|status 404),/);
+    } finally {
+      await victim.close();
+    }
+  });
+
+  test("a TCP service bound to 0.0.0.0 (via 127.0.0.2) and path and abstract unix sockets are never reached", async () => {
+    let arrived = 0;
+    const servers = [
+      createNetServer(() => arrived++),
+      createNetServer(() => arrived++),
+      createNetServer(() => arrived++),
+    ];
+    const dir = mkdtempSync(path.join(tmpdir(), "qb-unix-"));
+    const socketPath = path.join(dir, "service.sock");
+    const abstract = `\0questbench-test-${process.pid}-${Date.now()}`;
+    await new Promise<void>((resolve) => servers[0]!.listen(0, "0.0.0.0", resolve));
+    await new Promise<void>((resolve) => servers[1]!.listen(socketPath, resolve));
+    await new Promise<void>((resolve) => servers[2]!.listen(abstract, resolve));
+    const tcpPort = (servers[0]!.address() as AddressInfo).port;
+    try {
+      const r = await attack(
+        ts(
+          `${connectAll(`[{ host: "127.0.0.2", port: ${tcpPort} }, { path: ${JSON.stringify(socketPath)} }, { path: ${JSON.stringify(abstract)} }]`)}
+           throw new Error("local:" + outcomes.join(","));`,
+          'import { connect } from "node:net";',
+        ),
+        ["runtime_error"],
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(arrived).toBe(0);
+      expect(r.failure?.reason).not.toContain("connected");
+    } finally {
+      for (const server of servers) server.close();
+    }
+  });
+
+  test("process.kill(process.ppid, 'SIGSTOP') and process._kill are refused; the harness runs on", async () => {
+    const r = await attack(
+      ts(`const codes: string[] = [];
+          for (const attempt of [() => process.kill(process.ppid, "SIGSTOP"), () => (process as any)._kill(process.ppid, 19)]) {
+            try { attempt(); codes.push("sent"); } catch (e: any) { codes.push(String(e.code)); }
+          }
+          try { Object.defineProperty(process, "kill", { value: () => true }); codes.push("redefined"); } catch (e: any) { codes.push(e.name); }
+          throw new Error("signal:" + codes.join(","));`),
+      ["runtime_error"],
+    );
+    expect(r.failure?.reason).toContain("signal:ERR_ACCESS_DENIED,ERR_ACCESS_DENIED,TypeError");
+  });
+
+  test("a sibling sandbox cannot be found (kill(-pid, 0)) or SIGKILLed", async () => {
+    // The victim runs as the harness's own user, as a sibling does where no uid of its own exists.
+    const victim = spawn("sleep", ["30"], { stdio: "ignore", detached: true });
+    try {
+      const r = await attack(
+        ts(`const codes: string[] = [];
+            for (const attempt of [() => process.kill(-${victim.pid}, 0), () => process.kill(${victim.pid}, "SIGKILL")]) {
+              try { attempt(); codes.push("sent"); } catch (e: any) { codes.push(String(e.code)); }
+            }
+            throw new Error("sibling:" + codes.join(","));`),
+        ["runtime_error"],
+      );
+      expect(r.failure?.reason).toContain("sibling:ERR_ACCESS_DENIED,ERR_ACCESS_DENIED");
+      expect(victim.exitCode).toBe(null);
+      expect(() => process.kill(victim.pid!, 0)).not.toThrow();
+    } finally {
+      victim.kill("SIGKILL");
+    }
+  });
+
+  test('a forged {ok:false, code:"__proto__"} on the result channel is schema_invalid, never a class of {}', async () => {
+    const r = await attack(
+      ts(
+        `writeSync(3, JSON.stringify({ type: "result", ok: false, code: "__proto__", message: "x" }) + "\\n");
+         return await new Promise(() => setInterval(() => {}, 1000));`,
+        'import { writeSync } from "node:fs";',
+      ),
+      ["schema_invalid"],
+    );
+    expect(r.failure).toMatchObject({ class: "schema_invalid", code: "output_invalid" });
+  });
+
+  test("a $bigint of 1 M digits is not revived: schema_invalid, and the result stays small", async () => {
+    const r = await attack(
+      ts(
+        `writeSync(3, JSON.stringify({ type: "result", ok: true, value: { to: "{{to}}", value: { $bigint: "9".repeat(1_000_000) } } }) + "\\n");
+         return await new Promise(() => setInterval(() => {}, 1000));`,
+        'import { writeSync } from "node:fs";',
+      ),
+      ["schema_invalid"],
+    );
+    expect(JSON.stringify(r).length).toBeLessThan(20_000);
+  });
+});
+
 describe("hostile code in a composite round", () => {
-  const plan = '```json\n{ "plan": ["wrap", "unwrap"] }\n```';
+  const plan = '```json\n"plan": ["wrap", "unwrap"] \n```';
   const wrap = `\`\`\`ts\nimport { parseEther } from "viem";\nexport async function executeSkill(providerUrl: string, agentAddress: string, deployedContracts: Record<string, string>) {\n  return { to: deployedContracts.wbnb, data: "0xd0e30db0", value: parseEther("{{x}}") };\n}\n\`\`\``;
   const submit = '```json\n{ "submit": true }\n```';
 
@@ -387,7 +534,7 @@ describe("hostile code in a composite round", () => {
         { timeoutMs: 4_000 },
       );
       expect(r.composite?.rounds[1]?.failure).toMatchObject({ class: "runtime_error" });
-      expect(r.composite?.rounds[1]?.failure?.reason).toContain("tcp:ECONNREFUSED");
+      expect(r.composite?.rounds[1]?.failure?.reason).toMatch(BLOCKED("tcp"));
     },
   );
 });

@@ -41,6 +41,24 @@ describe("startRpcGuard", () => {
     await guard.close();
   });
 
+  test("a request without this execution's secret path gets 404 and is never recorded as a violation", async () => {
+    const url = new URL(guard.url);
+    expect(url.pathname).toMatch(/^\/[0-9a-f]{32}$/);
+    const before = guard.violations.length;
+    const calls = guard.requestCount();
+    for (const wrong of [url.origin, `${url.origin}/`, `${url.origin}/${"0".repeat(32)}`, `${guard.url}/x`]) {
+      const answer = await rpc(wrong, call(1, "anvil_setBalance", [agent, "0xffff"]));
+      expect(answer.status).toBe(404);
+    }
+    expect(guard.violations.length).toBe(before);
+    expect(guard.requestCount()).toBe(calls);
+    expect(await anvilBalance()).toBe(oneEther);
+    // Each guard draws its own secret.
+    const other = await startRpcGuard({ upstreamUrl: anvil.url });
+    expect(new URL(other.url).pathname).not.toBe(url.pathname);
+    await other.close();
+  });
+
   test("forwards read methods and answers under the caller's id", async () => {
     const chainId = await rpc(guard.url, call(7, "eth_chainId"));
     expect(chainId.json).toEqual({ jsonrpc: "2.0", id: 7, result: "0x38" });

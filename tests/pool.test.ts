@@ -240,6 +240,57 @@ describe("Anvil pool", () => {
     await owner.stop();
   });
 
+  it("an agent transaction queued on Anvil (nonce + 1, not mined) does not outlive the lease", async () => {
+    // What a module with direct access to Anvil could have done: queue a transfer of the agent's
+    // BNB behind a nonce gap, so the next honest transaction on this chain fills the gap and
+    // releases it. The harness's own client plays the cheat here.
+    const thief = "0x000000000000000000000000000000000000dead";
+    const first = await pool.lease();
+    const url = first.url;
+    const nonce = Number(await anvilRpc<string>(url, "eth_getTransactionCount", [A, "latest"]));
+    await anvilRpc(url, "anvil_impersonateAccount", [A]);
+    await anvilRpc(url, "evm_setAutomine", [false]);
+    await anvilRpc(url, "eth_sendTransaction", [
+      { from: A, to: thief, value: toHex(parseEther("1")), nonce: toHex(nonce + 1), gas: "0x5208" },
+    ]);
+    const queued = await anvilRpc<{ pending: string; queued: string }>(url, "txpool_status");
+    expect(Number(queued.pending) + Number(queued.queued)).toBe(1);
+    first.release();
+    const leases = [await pool.lease(), await pool.lease()];
+    try {
+      const again = leases.find((lease) => lease.url === url)!;
+      expect(await anvilRpc(again.url, "txpool_status")).toEqual({ pending: "0x0", queued: "0x0" });
+      // The next honest attempt: its transaction is mined at once (automine is back) and nothing rides along.
+      const block = await swap(again.url);
+      expect(block.number).toBe(BigInt(world.snapshot.blockNumber + 1));
+      const client = createPublicClient({ chain, transport: http(again.url) });
+      expect(await client.getBalance({ address: thief })).toBe(0n);
+      expect(await client.getTransactionCount({ address: A })).toBe(nonce + 1);
+    } finally {
+      for (const lease of leases) lease.release();
+    }
+  });
+
+  it("replaces an instance the pre-lease check finds off its snapshot (a block, a queued tx) before leasing it", async () => {
+    const local = createAnvilPool({ size: 1, world });
+    await local.start();
+    try {
+      // Not dirty (never leased), so no revert runs: only the pre-lease check can notice.
+      const [url] = local.urls;
+      await anvilRpc(url, "anvil_mine", ["0x1"]);
+      const lease = await local.lease();
+      expect(local.replacements).toBe(1);
+      expect(lease.url).not.toBe(url);
+      expect((await fingerprint(lease.url)).blockNumber).toBe(BigInt(world.snapshot.blockNumber));
+      lease.release();
+      const second = await local.lease();
+      second.release();
+      expect(local.replacements).toBe(1); // a clean instance passes the check
+    } finally {
+      await local.stop();
+    }
+  });
+
   it("rejects waiters when stopped", async () => {
     const local = createAnvilPool({ size: 1, world });
     await local.start();

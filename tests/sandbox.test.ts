@@ -1,13 +1,19 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { leaderboardRow } from "../src/reporting/leaderboard.ts";
+import { renderSandboxWarning } from "../src/reporting/summary.ts";
+import { parseRunFlags } from "../src/runOptions.ts";
 import { allocateSandboxUid, releaseSandboxUid } from "../src/sandbox/executeModule.ts";
 import {
   type ExecuteModuleParameters,
   executeModule,
   type RpcGuard,
+  reviveValue,
   startRpcGuard,
   transpileModule,
 } from "../src/sandbox/index.ts";
@@ -19,11 +25,15 @@ import {
   sweepMemoryCgroups,
 } from "../src/sandbox/memoryCgroup.ts";
 import {
+  ensureIptablesBarrier,
   ensureNetworkBarrier,
   GUARD_HOST,
   SANDBOX_GID,
   SANDBOX_UIDS,
 } from "../src/sandbox/networkBarrier.ts";
+import { requireSandboxBarriers } from "../src/sandbox/requireBarriers.ts";
+import { MAX_BIGINT_DIGITS } from "../src/sandbox/reviveValue.ts";
+import { overrideSandboxRuntime, sandboxRuntime } from "../src/sandbox/sandboxRuntime.ts";
 import { type AnvilHandle, startAnvil } from "../src/world/anvil.ts";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -140,6 +150,37 @@ describe("executeModule: the model contract", () => {
     expect(result).toMatchObject({
       ok: true,
       value: { answer: { balance: 5n * oneEther, chainId: 56, one: oneEther } },
+    });
+  });
+
+  test("carries a raw node:http request and a raw fetch to providerUrl over the pipe to the guard", async () => {
+    const result = await run(`
+      import http from "node:http";
+      import { request } from "node:http";
+      export async function executeSkill(providerUrl: string, agentAddress: string) {
+        const body = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "eth_getBalance", params: [agentAddress, "latest"] });
+        const viaHttp = await new Promise((resolve, reject) => {
+          const req = request(providerUrl, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
+            let text = "";
+            res.setEncoding("utf8");
+            res.on("data", (chunk) => (text += chunk));
+            res.on("end", () => resolve({ status: res.statusCode, json: JSON.parse(text) }));
+          });
+          req.on("error", reject);
+          req.end(body);
+        });
+        const viaFetch = await (await fetch(providerUrl, { method: "POST", body })).json();
+        const wrongPath = await fetch(new URL(providerUrl).origin + "/", { method: "POST", body });
+        return { viaHttp, viaFetch, wrongPath: wrongPath.status, same: http.request === request };
+      }`);
+    expect(result).toMatchObject({
+      ok: true,
+      value: {
+        viaHttp: { status: 200, json: { id: 7, result: "0x4563918244f40000" } },
+        viaFetch: { id: 7, result: "0x4563918244f40000" },
+        wrongPath: 404,
+        same: true,
+      },
     });
   });
 
@@ -286,7 +327,9 @@ describe("executeModule: the sandbox", () => {
         ok: false,
         error: {
           code: "permission_denied",
-          message: `Access to this API has been restricted (FileSystemRead ${file})`,
+          message: expect.stringMatching(
+            new RegExp(`^Access to this API has been restricted.*\\(FileSystemRead ${file}\\)$`),
+          ),
         },
       });
     }
@@ -345,22 +388,25 @@ describe("executeModule: the sandbox", () => {
     expect(new Set(ids.map(([uid]) => uid)).size).toBe(4);
   });
 
-  test.skipIf(!root)("cannot signal another execution's process (each has its own uid)", async () => {
-    // The victim runs as a sandbox uid this process has handed out, as a concurrent child would.
-    const victimUid = allocateSandboxUid();
-    const victim = spawn("sleep", ["30"], { uid: victimUid, gid: SANDBOX_GID, stdio: "ignore" });
-    try {
-      const result = await run(`export async function executeSkill() {
+  test.skipIf(!root)(
+    "cannot signal another execution's process (own uid, and process.kill refused)",
+    async () => {
+      // The victim runs as a sandbox uid this process has handed out, as a concurrent child would.
+      const victimUid = allocateSandboxUid();
+      const victim = spawn("sleep", ["30"], { uid: victimUid, gid: SANDBOX_GID, stdio: "ignore" });
+      try {
+        const result = await run(`export async function executeSkill() {
         try { process.kill(${victim.pid}, "SIGKILL"); return "killed"; } catch (error) { return error.code; }
       }`);
-      expect(result).toMatchObject({ ok: true, value: "EPERM" });
-      expect(victim.exitCode).toBe(null);
-      expect(() => process.kill(victim.pid!, 0)).not.toThrow();
-    } finally {
-      victim.kill("SIGKILL");
-      releaseSandboxUid(victimUid);
-    }
-  });
+        expect(result).toMatchObject({ ok: true, value: "ERR_ACCESS_DENIED" });
+        expect(victim.exitCode).toBe(null);
+        expect(() => process.kill(victim.pid!, 0)).not.toThrow();
+      } finally {
+        victim.kill("SIGKILL");
+        releaseSandboxUid(victimUid);
+      }
+    },
+  );
 
   test("denies spawning a child process", async () => {
     const result = await run(`
@@ -471,10 +517,200 @@ describe("network barrier", () => {
     },
   );
 
-  test("reports which barrier is in force", () => {
-    expect(barrier.kind === "none" || barrier.detail.includes(GUARD_HOST)).toBe(true);
+  test("reports which barrier is in force: the permission model's wherever the sandbox's Node is ≥ 25", () => {
+    if (sandboxRuntime().deniesNetwork) expect(barrier.kind).toBe("node-permission");
+    else expect(barrier.kind === "none" || barrier.detail.includes(GUARD_HOST)).toBe(true);
     expect(guard.url.startsWith(`http://${GUARD_HOST}:`)).toBe(true);
   });
+});
+
+describe("untrusted data from the child", () => {
+  test("a $bigint is revived up to 1,000 digits; a longer one stays an object no format accepts", () => {
+    const at = (digits: number) =>
+      JSON.parse(JSON.stringify({ v: { $bigint: "9".repeat(digits) } }), reviveValue).v;
+    expect(at(MAX_BIGINT_DIGITS)).toBe(10n ** 1000n - 1n);
+    expect(at(MAX_BIGINT_DIGITS + 1)).toEqual({ $bigint: "9".repeat(1001) });
+  });
+
+  test('a forged bridge request cannot name another server through its path ("@host/")', async () => {
+    const arrivals = [0, 0];
+    const servers = arrivals.map((_, i) =>
+      http.createServer((request, response) => {
+        arrivals[i]! += 1;
+        request.resume();
+        response.end("{}");
+      }),
+    );
+    for (const server of servers)
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const [provider, other] = servers.map((server) => (server.address() as AddressInfo).port);
+    try {
+      const result = await run(
+        `import { writeSync } from "node:fs";
+        export async function executeSkill() {
+          for (const path of ["@127.0.0.1:${other}/", "//127.0.0.1:${other}/", "x@127.0.0.1:${other}/"])
+            writeSync(3, JSON.stringify({ type: "rpc", id: 1000, method: "POST", path, body: "{}" }) + "\\n");
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          return "done";
+        }`,
+        { providerUrl: `http://127.0.0.1:${provider}/` },
+      );
+      expect(result).toMatchObject({ ok: true, value: "done" });
+      expect(arrivals).toEqual([0, 0]);
+    } finally {
+      for (const server of servers) server.close();
+    }
+  });
+
+  test("a value nested 200,000 levels deep (forged on fd 3) is output_invalid, and 60 levels pass", async () => {
+    const deep = await run(
+      `import { writeSync } from "node:fs";
+      export async function executeSkill() {
+        writeSync(3, '{"type":"result","ok":true,"value":' + "[".repeat(200000) + "]".repeat(200000) + "}\\n");
+        return await new Promise(() => setInterval(() => {}, 1000));
+      }`,
+    );
+    expect(deep).toMatchObject({ ok: false, error: { code: "output_invalid" } });
+    const fine = await run(
+      `export async function executeSkill() { let v: any = 1; for (let i = 0; i < 60; i++) v = { v }; return v; }`,
+    );
+    expect(fine.ok).toBe(true);
+  });
+
+  test("a SIGKILL the memory cgroup did not count is process_exit, not memory_limit", async () => {
+    // The module reports its pid through providerUrl (a server of this test, reached over the pipe);
+    // the test then SIGKILLs it from outside, as another process would.
+    const server = http.createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => {
+        body += chunk;
+      });
+      request.on("end", () => {
+        response.end("{}");
+        process.kill(Number(JSON.parse(body).pid), "SIGKILL");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const result = await run(
+        `export async function executeSkill(providerUrl: string) {
+          await fetch(providerUrl, { method: "POST", body: JSON.stringify({ pid: process.pid }) });
+          return await new Promise(() => setInterval(() => {}, 1000));
+        }`,
+        { providerUrl: url },
+      );
+      expect(result).toMatchObject({ ok: false, error: { code: "process_exit" } });
+      expect(!result.ok && result.error.message).toMatch(/killed by SIGKILL/);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe("refuse, don't warn: requireSandboxBarriers", () => {
+  test("lets every model run where the network barrier holds", () => {
+    if (ensureNetworkBarrier().kind === "none") return; // covered by the next test on such set-ups
+    expect(requireSandboxBarriers("scripted:/tmp/x")).toEqual({ missing: [], unsafe: false });
+  });
+
+  test.skipIf(ensureIptablesBarrier().kind !== "none" || Number(process.versions.node.split(".")[0]) >= 25)(
+    "without a network barrier refuses an untrusted model naming what is missing, unless --unsafe-sandbox",
+    () => {
+      // The sandbox on the harness's own Node (< 25): its permission model leaves sockets open.
+      overrideSandboxRuntime(process.execPath);
+      try {
+        expect(ensureNetworkBarrier().kind).toBe("none");
+        expect(() => requireSandboxBarriers("scripted:/tmp/x")).toThrow(
+          /Refusing to run the untrusted model scripted:\/tmp\/x: the sandbox lacks a barrier: network \(/,
+        );
+        expect(() => requireSandboxBarriers("openai:gpt")).toThrow(/--unsafe-sandbox/);
+        expect(requireSandboxBarriers("reference")).toEqual({ missing: [], unsafe: false });
+        const unsafe = requireSandboxBarriers("scripted:/tmp/x", true);
+        expect(unsafe.unsafe).toBe(true);
+        expect(unsafe.missing[0]).toMatch(/^network/);
+      } finally {
+        overrideSandboxRuntime(undefined);
+      }
+      expect(requireSandboxBarriers("scripted:/tmp/x").missing).toEqual([]);
+    },
+  );
+});
+
+describe("--unsafe-sandbox", () => {
+  test("is a run flag, and a run that used it says so after its totals with what was missing", () => {
+    expect(parseRunFlags(["--model", "scripted:/tmp/x", "--unsafe-sandbox"]).unsafeSandbox).toBe(true);
+    expect(parseRunFlags(["--model", "scripted:/tmp/x"]).unsafeSandbox).toBeUndefined();
+    const barrier = { kind: "node-permission", detail: "x" };
+    expect(
+      renderSandboxWarning({
+        network: { kind: "none", detail: "y" },
+        memory: barrier,
+        unsafe: ["network (y)"],
+      }),
+    ).toBe(
+      "Run with --unsafe-sandbox without: network (y). Scores of untrusted models are not trustworthy here (docs/SECURITY.md).",
+    );
+    expect(renderSandboxWarning({ network: barrier, memory: barrier })).toBeUndefined();
+  });
+});
+
+describe("refuse, don't warn: the CLI", () => {
+  const bin = path.join(projectRoot, "bin/questbench.mjs");
+  // The sandbox on the harness's own Node (< 25), through the environment the CLI's processes inherit.
+  const env = {
+    ...process.env,
+    QUESTBENCH_OPTIONS: "",
+    QUESTBENCH_MODEL: "",
+    QUESTBENCH_SANDBOX_NODE: process.execPath,
+  };
+  const args = (out: string) => [
+    bin,
+    "--model",
+    "scripted:tests/scripted/cheats",
+    "--tasks",
+    "composite_wrap_unwrap_cycle",
+    "--out",
+    out,
+  ];
+  const cli = (argv: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, argv, { cwd: projectRoot, env });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk) => (stdout += chunk));
+      child.stderr.on("data", (chunk) => (stderr += chunk));
+      child.on("close", (code) => resolve({ code, stdout, stderr }));
+    });
+
+  test.skipIf(ensureIptablesBarrier().kind !== "none" || Number(process.versions.node.split(".")[0]) >= 25)(
+    "stops an untrusted model before anything starts where no network barrier holds; --unsafe-sandbox runs and records it",
+    async () => {
+      const refused = path.join(projectRoot, ".questbench", `refused-${process.pid}`);
+      const first = await cli(args(refused));
+      expect(first.code).toBe(1);
+      expect(first.stderr).toMatch(
+        /^questbench: Refusing to run the untrusted model scripted:tests\/scripted\/cheats: the sandbox lacks a barrier: network \(/m,
+      );
+      expect(existsSync(refused)).toBe(false);
+
+      const unsafe = path.join(projectRoot, ".questbench", `unsafe-${process.pid}`);
+      const second = await cli([...args(unsafe), "--unsafe-sandbox"]);
+      expect(second.stdout).toMatch(/Run with --unsafe-sandbox without: network \(/);
+      const results = JSON.parse(readFileSync(path.join(unsafe, "results.json"), "utf8"));
+      expect(results.manifest.sandbox.network.kind).toBe("none");
+      expect(results.manifest.sandbox.unsafe).toEqual([expect.stringMatching(/^network \(/)]);
+      const row = leaderboardRow({
+        model: results.manifest.model,
+        manifest: results.manifest,
+        sources: [],
+        results,
+      });
+      expect(row.model).toBe("scripted:tests/scripted/cheats (unsafe sandbox)");
+      rmSync(unsafe, { recursive: true, force: true });
+    },
+    120_000,
+  );
 });
 
 describe("memory barrier", () => {

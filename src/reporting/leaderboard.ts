@@ -70,7 +70,8 @@ export function leaderboardRow(run: MergedRun): LeaderboardRow {
     (i) => ((i as InstanceResult & { usage?: Usage }).usage ?? {}) as Usage,
   );
   return {
-    model: run.model,
+    // A run without a sandbox barrier (--unsafe-sandbox, docs/SECURITY.md) is marked where it is compared.
+    model: run.manifest.sandbox?.unsafe ? `${run.model} (unsafe sandbox)` : run.model,
     atomic: round(a.sum, 2),
     composite: round(c.sum, 2),
     total: round(a.sum + c.sum, 2),

@@ -8,6 +8,7 @@ import { modelSettings } from "../models/settings.ts";
 import type { RunOptions } from "../runOptions.ts";
 import { ensureMemoryBarrier } from "../sandbox/memoryCgroup.ts";
 import { ensureNetworkBarrier } from "../sandbox/networkBarrier.ts";
+import { requireSandboxBarriers } from "../sandbox/requireBarriers.ts";
 import { PROJECT_ROOT } from "../tasks/load.ts";
 import { anvilBinaryPath } from "../world/anvil.ts";
 import type { ForkRecord, RunManifest } from "./types.ts";
@@ -60,7 +61,11 @@ export function buildManifest(
     nodeVersion: process.version,
     startedAt: new Date().toISOString(),
     ...(fork ? { fork } : {}),
-    sandbox: { network: ensureNetworkBarrier(), memory: ensureMemoryBarrier() },
+    sandbox: {
+      network: ensureNetworkBarrier(),
+      memory: ensureMemoryBarrier(),
+      ...(options.unsafeSandbox ? { unsafe: requireSandboxBarriers(options.model, true).missing } : {}),
+    },
     ...providerManifest(options),
   };
 }

@@ -94,7 +94,13 @@ export function renderShortfalls(instances: readonly InstanceResult[]): string[]
  * undefined when every barrier is in force.
  */
 export function renderSandboxWarning(sandbox: RunResults["manifest"]["sandbox"]): string | undefined {
-  const missing = sandbox ? Object.entries(sandbox).filter(([, barrier]) => barrier.kind === "none") : [];
+  const missing = sandbox
+    ? [sandbox.network, sandbox.memory].flatMap((barrier, i) =>
+        barrier.kind === "none" ? [[i === 0 ? "network" : "memory", barrier] as const] : [],
+      )
+    : [];
+  if (sandbox?.unsafe)
+    return `Run with --unsafe-sandbox${sandbox.unsafe.length ? ` without: ${sandbox.unsafe.join("; ")}` : ""}. Scores of untrusted models are not trustworthy here (docs/SECURITY.md).`;
   if (missing.length === 0) return undefined;
   return `Sandbox without an OS barrier: ${missing.map(([name, b]) => `${name} (${b.detail})`).join("; ")}. Scores of untrusted models are not trustworthy here (docs/SECURITY.md).`;
 }

@@ -111,10 +111,12 @@ export type RunManifest = {
    * them a run of an untrusted model is not trustworthy.
    */
   sandbox?: {
-    /** `iptables-owner`: sandboxed code reaches only the RPC guards; `none`: no network barrier. */
+    /** `node-permission` / `iptables-owner`: sandboxed code reaches only its RPC guard; `none`: no network barrier. */
     network: { kind: string; detail: string };
     /** `cgroup-v1`/`cgroup-v2`: a whole-process memory cap per child; `none`: V8's heap cap only. */
     memory: { kind: string; detail: string };
+    /** Present when the run was started with `--unsafe-sandbox`: the barriers it ran without (may be empty). */
+    unsafe?: string[];
   };
   /** Provider models: where the model was called and at what price (null for reference and scripted). */
   provider?: {

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { SandboxError } from "../errors.ts";
+import { postJson } from "../world/rpcHttp.ts";
 import { type LibraryBundle, libraryBundle } from "./libraryBundle.ts";
 import {
   type ChildMemoryLimit,
@@ -12,7 +13,9 @@ import {
 } from "./memoryCgroup.ts";
 import { ensureNetworkBarrier, SANDBOX_GID, SANDBOX_UIDS } from "./networkBarrier.ts";
 import { reviveValue } from "./reviveValue.ts";
+import { type GuardRequest, type GuardResponse, localGuardHandler } from "./rpcGuard.ts";
 import { sandboxLibraries } from "./sandboxLibraries.ts";
+import { sandboxRuntime } from "./sandboxRuntime.ts";
 import { transpileModule } from "./transpile.ts";
 
 /** Parameters of {@link executeModule}. */
@@ -95,26 +98,84 @@ const ENVELOPE_BYTES = 64 * 1024;
 
 let runnerSource: string | undefined;
 
-/** Node 20 spells the permission flag `--experimental-permission`; Node 22+ spells it `--permission`. */
-function permissionFlag(): string {
-  if (process.allowedNodeEnvironmentFlags.has("--permission")) return "--permission";
-  if (process.allowedNodeEnvironmentFlags.has("--experimental-permission"))
-    return "--experimental-permission";
-  throw new SandboxError(`Node ${process.version} has no permission model; the sandbox needs Node ≥ 20.`);
+/** Every code a child may report; anything else on the result channel is `output_invalid`. */
+const CHILD_ERROR_CODES: ReadonlySet<string> = new Set<ExecuteModuleErrorCode>([
+  "runtime_error",
+  "timeout",
+  "permission_denied",
+  "output_invalid",
+  "output_too_large",
+  "no_export",
+  "signature_mismatch",
+]);
+/** Longest failure message kept from the child (the runner cuts at 8,192 characters itself). */
+const MAX_CHILD_MESSAGE_CHARS = 10_000;
+/** Answers the child has not read yet, in bytes, beyond which further answers are dropped (the request then times out). */
+const MAX_UNREAD_ANSWER_BYTES = 64 * 2 ** 20;
+/** Bridged requests answered per execution before the channel refuses (the guard's own flood limit is 2,000 calls). */
+const MAX_BRIDGED_REQUESTS = 10_000;
+
+/**
+ * How a bridged request reaches its guard: in-process when this process opened the guard, else
+ * over HTTP from the harness (a `providerUrl` served elsewhere, e.g. a test's server).
+ */
+function rpcRoute(providerUrl: string): (request: GuardRequest) => Promise<GuardResponse> {
+  const local = localGuardHandler(providerUrl);
+  if (local) return local;
+  const origin = new URL(providerUrl).origin;
+  return async ({ path, body }): Promise<GuardResponse> => {
+    try {
+      const target = new URL(path, origin);
+      if (target.origin !== origin) return { status: 404, headers: {}, body: "" };
+      const answer = await postJson(String(target), body, 30_000);
+      return { status: answer.status, headers: { "content-type": answer.contentType }, body: answer.text };
+    } catch {
+      return { status: 502, headers: {}, body: "" };
+    }
+  };
+}
+
+/** Deepest nesting of arrays and objects accepted in a returned value (a transaction has 2, an answer a few). */
+const MAX_VALUE_DEPTH = 64;
+
+/**
+ * True when `value` nests deeper than `limit`, checked without recursion: `JSON.parse` accepts
+ * 200,000 levels in 400 KB, and the harness's own recursive code (JSON.stringify of results,
+ * validators) would then throw RangeError far from here.
+ */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== "object" || ArrayBuffer.isView(current)) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** A child's `{type:"rpc"}` line, checked field by field: only strings of bounded size pass. */
+function bridgedRequest(message: Record<string, unknown>): (GuardRequest & { id: number }) | undefined {
+  const { id, method, path, body } = message;
+  if (!Number.isSafeInteger(id) || typeof method !== "string" || typeof path !== "string") return undefined;
+  if (typeof body !== "string" || method.length > 16 || path.length > 4_096) return undefined;
+  // A path, never an authority: "@host/" after the origin would name another server.
+  if (!path.startsWith("/") || path.startsWith("//")) return undefined;
+  return { id: id as number, method, path, body };
 }
 
 /**
  * Runs the model's module in a fresh, locked-down child `node` process and returns what
  * `executeSkill(providerUrl, agentAddress, deployedContracts)` returned.
  *
- * The child runs with Node's permission model (`--experimental-permission` on Node 20): it may read
- * only its own two files and the package folders of ethers, viem and their run-time dependencies
- * (no project files, no `.env`, no fixtures); it may not write files, spawn processes or start
- * workers. It gets an empty environment (`env: {}`), a V8 heap cap, a wall-clock timeout that kills
- * its whole process group, and when the harness runs as root it runs as a uid of its own (see
- * {@link allocateSandboxUid}) in group `nogroup` (65534).
- * Node 20's permission model does not restrict the network: isolation from anything but the RPC
- * guard needs an OS barrier.
+ * The child runs on the sandbox runtime (Node ≥ 25, see sandboxRuntime.ts) under `--permission`:
+ * it may read only its own two files and the ethers/viem bundle and package folders; it may not
+ * write files, spawn processes, start workers or open any socket. Its one way out is its pipes: the
+ * runner carries `fetch`/`node:http` requests for `providerUrl` over them, and this function hands
+ * each to the RPC guard behind `providerUrl` (in-process when this process opened it). It gets an
+ * empty environment, a V8 heap cap, a wall-clock timeout that kills its process group, a memory
+ * cgroup and a uid of its own when the harness is root. Threat model and what holds on which
+ * set-up: docs/SECURITY.md.
  *
  * A promise that never settles is reported as `timeout` as soon as the child's event loop empties
  * (nothing could ever settle it), rather than after the full wall clock; a promise kept pending by a
@@ -270,7 +331,8 @@ function writeReadOnly(file: string, text: string): void {
 type ChildMessage =
   | { type: "ready" }
   | { type: "result"; ok: true; value?: unknown }
-  | { type: "result"; ok: false; code: ExecuteModuleErrorCode; message: string };
+  | { type: "result"; ok: false; code: unknown; message: unknown }
+  | { type: "rpc"; [field: string]: unknown };
 
 type RunChildOptions = {
   timeoutMs: number;
@@ -308,7 +370,7 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
   runnerSource ??= fs.readFileSync(new URL("./childRunner.mjs", import.meta.url), "utf8");
   writeReadOnly(runnerPath, runnerSource);
   const args = [
-    permissionFlag(),
+    sandboxRuntime().permissionFlag,
     "--disable-warning=ExperimentalWarning",
     ...sandboxLibraries().libraryDirs.map((libraryDir) => `--allow-fs-read=${libraryDir}/*`),
     `--allow-fs-read=${libraries.dir}/*`,
@@ -331,7 +393,7 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
   let maxChannelBytes = 1024 * 1024 + ENVELOPE_BYTES;
 
   const uid = runsAsRoot() ? allocateSandboxUid() : undefined;
-  const child = spawn(process.execPath, args, {
+  const child = spawn(sandboxRuntime().execPath, args, {
     cwd: dir,
     env: {},
     stdio: ["pipe", "pipe", "pipe", "pipe"],
@@ -368,6 +430,7 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
   });
   ready.catch(() => {}); // An idle child that dies is only noticed when taken.
   let memoryLimit: ChildMemoryLimit | undefined;
+  let killedForMemory = false;
   const bootTimer = setTimeout(() => {
     if (readyAt !== undefined) return;
     rejectReady(new SandboxError(`The sandbox process did not boot within ${BOOT_TIMEOUT_MS} ms.`));
@@ -379,6 +442,7 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
     let message: ChildMessage;
     try {
       message = JSON.parse(line.toString("utf8"), reviveValue) as ChildMessage;
+      if (message === null || typeof message !== "object") throw new Error("not a message");
     } catch {
       // Only the model's own code could write a malformed line to fd 3.
       onMessage?.("malformed");
@@ -423,6 +487,7 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
   child.on("close", (code, signal) => {
     closed = { code, signal };
     if (uid !== undefined) releaseSandboxUid(uid);
+    killedForMemory = memoryLimit?.killedForMemory() ?? false;
     memoryLimit?.release();
     if (disposed) setRef(false);
     clearTimeout(bootTimer);
@@ -481,12 +546,38 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
           if (result || ended) return;
           if (message === "malformed")
             finish(fail("output_invalid", "The sandbox result channel received malformed data.", timings));
-          else if (message.type === "result")
-            finish(
-              message.ok
-                ? { ok: true, value: message.value, timings }
-                : fail(message.code, message.message, timings),
-            );
+          else if (message.type === "rpc") answerRpc(message);
+          else if (message.type === "result") {
+            if (message.ok === true) {
+              if (nestsDeeperThan(message.value, MAX_VALUE_DEPTH))
+                return finish(
+                  fail(
+                    "output_invalid",
+                    `The return value nests deeper than ${MAX_VALUE_DEPTH} levels.`,
+                    timings,
+                  ),
+                );
+              return finish({ ok: true, value: message.value, timings });
+            }
+            // Untrusted: the model's code can write this channel too. Own, known codes only.
+            const { code, message: text } = message as { code: unknown; message: unknown };
+            if (typeof code !== "string" || !CHILD_ERROR_CODES.has(code) || typeof text !== "string")
+              return finish(
+                fail("output_invalid", "The sandbox result channel received an unknown failure.", timings),
+              );
+            finish(fail(code as ExecuteModuleErrorCode, text.slice(0, MAX_CHILD_MESSAGE_CHARS), timings));
+          }
+        };
+        const route = rpcRoute(input.providerUrl);
+        let bridged = 0;
+        const answerRpc = (message: Record<string, unknown>) => {
+          const request = bridgedRequest(message);
+          if (!request || ++bridged > MAX_BRIDGED_REQUESTS) return;
+          void route(request).then((answer) => {
+            // A module that stops reading its answers must not grow the harness's memory.
+            if (result || closed || (child.stdin?.writableLength ?? 0) > MAX_UNREAD_ANSWER_BYTES) return;
+            child.stdin?.write(`${JSON.stringify({ type: "rpc", id: request.id, ...answer })}\n`);
+          });
         };
         onOverflow = () => {
           if (result || ended) return;
@@ -507,6 +598,7 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
             options,
             timings,
             processLimitMb,
+            killedForMemory,
           );
           resolve(result);
         };
@@ -545,7 +637,8 @@ function classifyEnd(
   stderr: string,
   options: RunChildOptions,
   timings: ExecuteModuleTimings,
-  processLimitMb?: number,
+  processLimitMb: number | undefined,
+  killedForMemory: boolean,
 ): ExecuteModuleResult {
   if (ended === "timeout") {
     return fail(
@@ -562,9 +655,10 @@ function classifyEnd(
     );
   }
   // V8 prints "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory"
-  // and aborts (SIGABRT); a SIGKILL we did not send is the kernel's OOM killer (the child's memory
-  // cgroup, or the machine's).
-  if (/heap out of memory|Reached heap limit|Allocation failed/i.test(stderr) || signal === "SIGKILL") {
+  // and aborts (SIGABRT). A SIGKILL is a memory limit only when the child's memory cgroup counted an
+  // OOM kill: any other SIGKILL (the machine's OOM killer, another process) is not the module's fault
+  // we can prove, and is reported as the process ending.
+  if (/heap out of memory|Reached heap limit|Allocation failed/i.test(stderr) || killedForMemory) {
     const limits = `${options.memoryMb} MiB of JavaScript heap${processLimitMb ? `, ${processLimitMb} MiB for the whole process` : ""}`;
     return fail(
       "memory_limit",

@@ -23,7 +23,7 @@ export type LibraryBundle = {
 };
 
 /** Bump when the bundle's layout or options change, so old bundles are not reused. */
-const FORMAT = 1;
+const FORMAT = 2;
 // ethers' `ws` dependency is CommonJS and `require`s Node built-ins; an ES module has no `require`.
 const REQUIRE_SHIM =
   'import { createRequire as __qbCreateRequire } from "node:module";\nconst require = __qbCreateRequire(import.meta.url);';
@@ -107,6 +107,14 @@ async function loadOrBuild(): Promise<LibraryBundle> {
               path: args.path.slice("questbench-entry:".length),
               namespace: "questbench-entry",
             }));
+            // ethers' Node getUrl opens sockets with node:http(s); its browser twin uses fetch, which
+            // the sandbox carries over its pipe to the RPC guard (childRunner.mjs): the same code
+            // ethers ships for browsers, chosen by its own package.json "browser" map.
+            builder.onResolve({ filter: /\/geturl\.js$/ }, (args) =>
+              args.importer.includes(`${path.sep}ethers${path.sep}`)
+                ? { path: path.join(args.resolveDir, args.path.replace(/geturl\.js$/, "geturl-browser.js")) }
+                : undefined,
+            );
             builder.onLoad({ filter: /.*/, namespace: "questbench-entry" }, (args) => ({
               contents: `export * from ${JSON.stringify(args.path)};`,
               resolveDir: projectRoot,

@@ -123,7 +123,13 @@ export function sweepMemoryCgroups(parent = cached?.hierarchy?.parent): void {
 }
 
 /** A child's own memory cgroup (`child-<pid>-of-<harness pid>-<random>`); `release` removes it once the process is gone. */
-export type ChildMemoryLimit = { dir: string; limitBytes: number; release(): void };
+export type ChildMemoryLimit = {
+  dir: string;
+  limitBytes: number;
+  /** True when the kernel's OOM killer killed a process of this group (`oom_kill` > 0); read before {@link ChildMemoryLimit.release}. */
+  killedForMemory(): boolean;
+  release(): void;
+};
 
 /** The folder holding the children's groups, or undefined without a memory barrier. */
 export function memoryCgroupParent(): string | undefined {
@@ -154,6 +160,16 @@ export function limitChildMemory(pid: number, limitBytes: number): ChildMemoryLi
   return {
     dir,
     limitBytes,
+    killedForMemory() {
+      // v1: memory.oom_control, v2: memory.events; both count `oom_kill <n>` (Linux ≥ 4.13).
+      const file = hierarchy.kind === "cgroup-v2" ? "memory.events" : "memory.oom_control";
+      try {
+        const count = /^oom_kill (\d+)$/m.exec(fs.readFileSync(path.join(dir, file), "utf8"))?.[1];
+        return Number(count ?? 0) > 0;
+      } catch {
+        return false;
+      }
+    },
     release() {
       try {
         fs.rmdirSync(dir);

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { SandboxError } from "../errors.ts";
@@ -59,10 +60,21 @@ export type StartRpcGuardParameters = {
   maxBodyBytes?: number | undefined;
 };
 
+/** One HTTP request to a guard, as carried over the sandbox's pipe (see childRunner.mjs). */
+export type GuardRequest = { method: string; path: string; body: string };
+/** The guard's HTTP answer: status, headers and body text. */
+export type GuardResponse = { status: number; headers: Record<string, string>; body: string };
+
 /** A running guard. */
 export type RpcGuard = {
-  /** `http://127.0.0.2:<port>` on Linux (see GUARD_HOST): the `providerUrl` handed to the model. */
+  /**
+   * `http://127.0.0.2:<port>/<secret>` on Linux (see GUARD_HOST): the `providerUrl` handed to the
+   * model. The secret (128 random bits) is this execution's: a request to any other path gets 404
+   * and is not recorded, so no module can get another execution's attempt flagged.
+   */
   url: string;
+  /** Answers one request exactly as the HTTP listener would (the sandbox's pipe uses this). */
+  handle(request: GuardRequest): Promise<GuardResponse>;
   /** Violations so far, in order; the array is appended to as they happen. */
   violations: IntegrityViolation[];
   /** JSON-RPC calls received so far (allowed or not; each batch element counts). */
@@ -86,6 +98,17 @@ const INTERNAL_ERROR = -32603;
 const LIMIT_EXCEEDED = -32005;
 
 const UPSTREAM_TIMEOUT_MS = 30_000;
+
+/** Guards of this process by URL: a sandboxed child's requests reach them over its pipe, not TCP. */
+const localGuards = new Map<string, RpcGuard["handle"]>();
+
+/**
+ * The in-process handler of the open guard whose `url` is `providerUrl`, or undefined when none
+ * (the URL belongs to another server: the sandbox then forwards over HTTP from the harness).
+ */
+export function localGuardHandler(providerUrl: string): RpcGuard["handle"] | undefined {
+  return localGuards.get(providerUrl);
+}
 
 function errorResponse(id: JsonRpcId, code: number, message: string): JsonRpcResponse {
   return { jsonrpc: "2.0", id, error: { code, message } };
@@ -233,17 +256,52 @@ export async function startRpcGuard(parameters: StartRpcGuardParameters): Promis
     return isBatch ? kept : kept[0];
   };
 
-  const server = http.createServer((request, response) => {
-    const reply = (status: number, body?: unknown, headers: Record<string, string> = {}) => {
-      if (response.headersSent) return;
-      // Belt and braces: nothing the node says may reveal where it listens.
-      const text = body === undefined ? "" : JSON.stringify(body).replaceAll(upstream.host, "chain-node");
-      response.writeHead(status, { ...(text ? { "content-type": "application/json" } : {}), ...headers });
-      response.end(text);
+  const secretPath = `/${randomBytes(16).toString("hex")}`;
+  const respond = (status: number, body?: unknown, headers: Record<string, string> = {}): GuardResponse => {
+    // Belt and braces: nothing the node says may reveal where it listens.
+    const text = body === undefined ? "" : JSON.stringify(body).replaceAll(upstream.host, "chain-node");
+    return {
+      status,
+      headers: { ...(text ? { "content-type": "application/json" } : {}), ...headers },
+      body: text,
     };
-    if (request.method !== "POST") {
+  };
+
+  /** Everything after the body has arrived: path, verb, size, then the JSON-RPC payload. */
+  const handle = async ({ method, path, body }: GuardRequest): Promise<GuardResponse> => {
+    // Not this execution's secret: someone else's guess. Not a call, so never a violation.
+    if (path !== secretPath) return respond(404);
+    if (method !== "POST")
+      return respond(405, errorResponse(null, INVALID_REQUEST, "Use POST for JSON-RPC."), { allow: "POST" });
+    if (Buffer.byteLength(body) > maxBodyBytes)
+      return respond(
+        413,
+        errorResponse(null, INVALID_REQUEST, `Request body larger than ${maxBodyBytes} bytes.`),
+      );
+    let payload: unknown;
+    try {
+      payload = JSON.parse(body);
+    } catch {
+      return respond(200, errorResponse(null, PARSE_ERROR, "Parse error."));
+    }
+    try {
+      const answered = await answer(payload);
+      return answered === undefined ? respond(204) : respond(200, answered);
+    } catch {
+      return respond(200, errorResponse(null, INTERNAL_ERROR, "Internal error."));
+    }
+  };
+
+  const server = http.createServer((request, response) => {
+    const reply = (answer: GuardResponse) => {
+      if (response.headersSent) return;
+      response.writeHead(answer.status, answer.headers);
+      response.end(answer.body);
+    };
+    const path = request.url ?? "";
+    if (path !== secretPath || request.method !== "POST") {
       request.resume();
-      return reply(405, errorResponse(null, INVALID_REQUEST, "Use POST for JSON-RPC."), { allow: "POST" });
+      return void handle({ method: request.method ?? "", path, body: "" }).then(reply);
     }
     const chunks: Buffer[] = [];
     let size = 0;
@@ -253,25 +311,22 @@ export async function startRpcGuard(parameters: StartRpcGuardParameters): Promis
       size += chunk.length;
       if (size > maxBodyBytes) {
         tooLarge = true;
-        reply(413, errorResponse(null, INVALID_REQUEST, `Request body larger than ${maxBodyBytes} bytes.`), {
-          connection: "close",
-        });
+        reply(
+          respond(
+            413,
+            errorResponse(null, INVALID_REQUEST, `Request body larger than ${maxBodyBytes} bytes.`),
+            {
+              connection: "close",
+            },
+          ),
+        );
         return;
       }
       chunks.push(chunk);
     });
     request.on("end", () => {
       if (tooLarge) return;
-      let payload: unknown;
-      try {
-        payload = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-      } catch {
-        return reply(200, errorResponse(null, PARSE_ERROR, "Parse error."));
-      }
-      answer(payload).then(
-        (body) => (body === undefined ? reply(204) : reply(200, body)),
-        () => reply(200, errorResponse(null, INTERNAL_ERROR, "Internal error.")),
-      );
+      void handle({ method: "POST", path, body: Buffer.concat(chunks).toString("utf8") }).then(reply);
     });
     request.on("error", () => response.destroy());
   });
@@ -285,11 +340,15 @@ export async function startRpcGuard(parameters: StartRpcGuardParameters): Promis
   const { port } = server.address() as AddressInfo;
   let closing: Promise<void> | undefined;
 
+  const url = `http://${GUARD_HOST}:${port}${secretPath}`;
+  localGuards.set(url, handle);
   return {
-    url: `http://${GUARD_HOST}:${port}`,
+    url,
+    handle,
     violations,
     requestCount: () => calls,
     close() {
+      localGuards.delete(url);
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -130,6 +130,8 @@ type Slot = {
   index: number;
   handle: AnvilHandle | undefined;
   snapshotId: string;
+  /** Head block number and agent nonce at the snapshot: what every lease must start from. */
+  baseline: { blockNumber: number; agentNonce: number };
   /** Used since its last reset: must be reverted before the next lease. */
   dirty: boolean;
 };
@@ -167,12 +169,56 @@ export function createAnvilPool(parameters: CreateAnvilPoolParameters): AnvilPoo
         }
       : undefined,
     snapshotId: "",
+    baseline: { blockNumber: -1, agentNonce: -1 },
     dirty: false,
   }));
   const free: Slot[] = [];
   const waiters: { resolve: (slot: Slot) => void; reject: (error: unknown) => void }[] = [];
   let replacements = 0;
   let stopped = false;
+
+  /** Takes the slot's snapshot and records the baseline the pre-lease check compares with. */
+  async function snapshot(slot: Slot): Promise<void> {
+    const url = slot.handle!.url;
+    slot.snapshotId = await anvilRpc<string>(url, "evm_snapshot");
+    const [blockNumber, agentNonce] = await Promise.all([
+      anvilRpc<string>(url, "eth_blockNumber"),
+      anvilRpc<string>(url, "eth_getTransactionCount", [parameters.world.agent.address, "latest"]),
+    ]);
+    slot.baseline = { blockNumber: Number(blockNumber), agentNonce: Number(agentNonce) };
+    slot.dirty = false;
+  }
+
+  /**
+   * The pre-lease invariant check, run before every lease (3 calls, ~1 ms): the head is the
+   * snapshot's block, the agent's nonce is the snapshot's, and Anvil's pool holds no transaction
+   * (pending or queued). A transaction queued by an earlier attempt (e.g. the agent's, nonce + 1,
+   * waiting for the next honest transaction to fill the gap) survives `evm_revert`; it must never
+   * reach the next attempt. False on any mismatch or error: the caller replaces the instance.
+   */
+  async function clean(slot: Slot): Promise<boolean> {
+    const url = slot.handle!.url;
+    try {
+      const [blockNumber, agentNonce, txpool] = await Promise.all([
+        anvilRpc<string>(url, "eth_blockNumber", [], healthTimeoutMs),
+        anvilRpc<string>(
+          url,
+          "eth_getTransactionCount",
+          [parameters.world.agent.address, "pending"],
+          healthTimeoutMs,
+        ),
+        anvilRpc<{ pending: string; queued: string }>(url, "txpool_status", [], healthTimeoutMs),
+      ]);
+      return (
+        Number(blockNumber) === slot.baseline.blockNumber &&
+        Number(agentNonce) === slot.baseline.agentNonce &&
+        Number(txpool.pending) === 0 &&
+        Number(txpool.queued) === 0
+      );
+    } catch {
+      return false;
+    }
+  }
 
   async function boot(slot: Slot): Promise<void> {
     await slot.handle?.stop();
@@ -182,8 +228,7 @@ export function createAnvilPool(parameters: CreateAnvilPoolParameters): AnvilPoo
       : await startAnvil({ loadState: stateFile, chainId: parameters.world.chainId });
     slot.handle = handle;
     await primeWorldClock(handle.url);
-    slot.snapshotId = await anvilRpc<string>(handle.url, "evm_snapshot");
-    slot.dirty = false;
+    await snapshot(slot);
   }
 
   /**
@@ -204,22 +249,29 @@ export function createAnvilPool(parameters: CreateAnvilPoolParameters): AnvilPoo
       return;
     }
     await primeWorldClock(slot.handle!.url);
-    slot.snapshotId = await anvilRpc<string>(slot.handle!.url, "evm_snapshot");
-    slot.dirty = false;
+    await snapshot(slot);
   }
 
+  /**
+   * Back to the snapshot with nothing left over: Anvil's transaction pool is outside the snapshot,
+   * so pending and queued transactions are dropped before and after the revert, and automine (which
+   * an attempt with direct access could have turned off) is switched back on.
+   */
   async function revert(slot: Slot): Promise<void> {
     const url = slot.handle!.url;
+    await anvilRpc(url, "anvil_dropAllTransactions");
     const reverted = await anvilRpc<boolean>(url, "evm_revert", [slot.snapshotId]);
     if (reverted !== true) {
       throw new ChainError(`evm_revert(${slot.snapshotId}) returned ${String(reverted)} on ${url}.`, {
         details: "The instance cannot be restored to the world snapshot; it must be replaced.",
       });
     }
-    // Anvil consumes the snapshot id on revert, and the clock pin is not part of the snapshot.
+    await anvilRpc(url, "anvil_dropAllTransactions");
+    await anvilRpc(url, "evm_setAutomine", [true]);
+    // Anvil consumes the snapshot id on revert, and the clock pin (with the next base fee) is not
+    // part of the snapshot.
     await primeWorldClock(url);
-    slot.snapshotId = await anvilRpc<string>(url, "evm_snapshot");
-    slot.dirty = false;
+    await snapshot(slot);
   }
 
   async function healthy(slot: Slot): Promise<boolean> {
@@ -244,10 +296,14 @@ export function createAnvilPool(parameters: CreateAnvilPoolParameters): AnvilPoo
       await boot(slot);
       return;
     }
-    if (!slot.dirty) return;
     try {
-      await revert(slot);
+      if (slot.dirty) await revert(slot);
     } catch {
+      replacements += 1;
+      await boot(slot);
+      return;
+    }
+    if (!(await clean(slot))) {
       replacements += 1;
       await boot(slot);
     }
