@@ -9,6 +9,7 @@ import type { RunResults } from "../src/reporting/types.ts";
 import { ensureMemoryBarrier } from "../src/sandbox/memoryCgroup.ts";
 import { ensureNetworkBarrier } from "../src/sandbox/networkBarrier.ts";
 import { PROJECT_ROOT } from "../src/tasks/load.ts";
+import { scriptedDirOfCases } from "./helpers/cases.ts";
 
 const run = promisify(execFile);
 const Ajv = AjvModule as unknown as typeof AjvModule.default;
@@ -65,16 +66,17 @@ describe("npx questbench", () => {
 
   test("plain Vitest takes benchmark flags after -- and the model from QUESTBENCH_MODEL", async () => {
     const out = mkdtempSync(path.join(tmpdir(), "qb-vitest-"));
+    const weak = `scripted:${scriptedDirOfCases("wrong_amount")}`;
     await run(
       process.execPath,
       [vitestBin, "run", "--project", "benchmark", "--", "--tasks=bnb_transfer_basic", `--out=${out}`],
       {
         cwd: PROJECT_ROOT,
-        env: { ...env, QUESTBENCH_MODEL: "scripted:tests/mutants/wrong_amount" },
+        env: { ...env, QUESTBENCH_MODEL: weak },
       },
     );
     const results = readResults(out);
-    expect(results.manifest.model).toBe("scripted:tests/mutants/wrong_amount");
+    expect(results.manifest.model).toBe(weak);
     expect(results.instances).toHaveLength(1);
     expect(results.instances[0]!.score).toBeLessThan(60);
   });

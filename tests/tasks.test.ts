@@ -10,13 +10,14 @@ import { pureScope } from "../src/tasks/scope.ts";
 import { tasks, world } from "./helpers/attempts.ts";
 
 const example = JSON.parse(
-  readFileSync(path.join(TASKS_DIR, "atomic/basic_transactions/erc20_transfer_fixed.json"), "utf8"),
+  readFileSync(path.join(TASKS_DIR, "atomic/erc20_transfer_fixed/task.json"), "utf8"),
 );
 
-/** Writes `spec` as `<dir>/<id>.json` and loads it. */
+/** Writes `spec` as `<dir>/atomic/<name>/task.json` and loads it. */
 function load(spec: unknown, name = (spec as { id: string }).id) {
-  const dir = mkdtempSync(path.join(tmpdir(), "qb-spec-"));
-  const file = path.join(dir, `${name}.json`);
+  const dir = path.join(mkdtempSync(path.join(tmpdir(), "qb-spec-")), "atomic", name);
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, "task.json");
   writeFileSync(file, JSON.stringify(spec));
   return () => loadTaskFile(file);
 }
@@ -115,33 +116,34 @@ describe("a malformed task spec fails at load with its file and field", () => {
       "checks: weights sum to 90, not 100",
     ],
     [
-      "an id that is not the file name",
+      "an id that is not the folder name",
       (s: any) => (s.id = "erc20_transfer"),
-      "id: 'erc20_transfer' does not match the file name",
+      "id: 'erc20_transfer' does not match the folder name",
     ],
   ])("%s", (_what, mutate, message) => {
     const spec = structuredClone(example);
     mutate(spec);
     const run = load(spec, "erc20_transfer_fixed");
     expect(run).toThrow(TaskSpecError);
-    expect(run).toThrow(/erc20_transfer_fixed\.json: /);
+    expect(run).toThrow(/erc20_transfer_fixed\/task\.json: /);
     expect(run).toThrow(message);
   });
 
   test("invalid JSON names the file", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "qb-spec-"));
-    writeFileSync(path.join(dir, "broken.json"), "{ not json");
-    expect(() => loadTaskFile(path.join(dir, "broken.json"))).toThrow(
-      /broken\.json: \(file\): is not valid JSON/,
+    const dir = path.join(mkdtempSync(path.join(tmpdir(), "qb-spec-")), "atomic", "broken");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, "task.json"), "{ not json");
+    expect(() => loadTaskFile(path.join(dir, "task.json"))).toThrow(
+      /broken\/task\.json: \(file\): is not valid JSON/,
     );
   });
 
   test("two files with one id are refused", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "qb-spec-"));
     for (const sub of ["a", "b"]) {
-      const d = path.join(dir, sub);
-      mkdirSync(d);
-      writeFileSync(path.join(d, "erc20_transfer_fixed.json"), JSON.stringify(example));
+      const d = path.join(dir, sub, "atomic", "erc20_transfer_fixed");
+      mkdirSync(d, { recursive: true });
+      writeFileSync(path.join(d, "task.json"), JSON.stringify(example));
     }
     expect(() => loadTasks(dir)).toThrow(/duplicate id 'erc20_transfer_fixed'/);
   });

@@ -8,6 +8,7 @@ import { ALL_FUNCTIONS } from "../validators/chainScope.ts";
 import { compileCheck } from "../validators/registry.ts";
 import { type Check, CheckArgsError } from "../validators/types.ts";
 import { type CompiledAction, compileAction } from "./actions.ts";
+import { readGold } from "./gold.ts";
 import { placeholderNames } from "./placeholders.ts";
 import type { LoadedTaskSpec, TaskSpec } from "./types.ts";
 import { compileExpr } from "./validateExpr.ts";
@@ -31,15 +32,22 @@ function schemaValidator() {
   return validator;
 }
 
-/** Every task spec file below `dir` (recursively), sorted for a stable order. */
+/** The file naming a task folder: `tasks/<split>/<id>/task.json`. */
+export const TASK_FILE = "task.json";
+
+/**
+ * Every task spec file below `dir`: each folder holding a `task.json` is one task (its `gold*` and
+ * `cases/` are read from there); sorted for a stable order.
+ */
 export function taskFiles(dir = TASKS_DIR): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      const full = path.join(d, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith(".json") && full !== SCHEMA_FILE) out.push(full);
+    const entries = readdirSync(d, { withFileTypes: true });
+    if (entries.some((e) => e.isFile() && e.name === TASK_FILE)) {
+      out.push(path.join(d, TASK_FILE));
+      return;
     }
+    for (const entry of entries) if (entry.isDirectory()) walk(path.join(d, entry.name));
   };
   walk(dir);
   return out.sort();
@@ -76,8 +84,14 @@ export function loadTaskFile(file: string): LoadedTask {
   const fail = (field: string, problem: string): never => {
     throw new TaskSpecError(rel, field, problem);
   };
-  const expectedName = path.basename(file, ".json");
-  if (spec.id !== expectedName) fail("id", `'${spec.id}' does not match the file name '${expectedName}'`);
+  const folder = path.dirname(file);
+  const expectedName = path.basename(folder);
+  if (spec.id !== expectedName) fail("id", `'${spec.id}' does not match the folder name '${expectedName}'`);
+  const expectedParent = path.basename(path.dirname(folder));
+  if (spec.split !== expectedParent)
+    fail("split", `'${spec.split}' but the task lives in tasks/${expectedParent}/`);
+  const gold = readGold(folder, spec.split);
+  if (gold.reference) spec.reference = gold.reference;
   const params = new Set(Object.keys(spec.parameters));
   const kind = spec.kind ?? (spec.answer ? "query" : "transaction");
   if (spec.split === "atomic" && kind === "query" && !spec.answer)
@@ -113,14 +127,11 @@ export function loadTaskFile(file: string): LoadedTask {
   };
   for (const [i, t] of spec.templates.entries()) checkText(`templates[${i}]`, t);
   for (const [i, t] of (spec.facts ?? []).entries()) checkText(`facts[${i}]`, t);
-  if (spec.split === "atomic" && spec.reference && !spec.reference.response)
-    fail("reference.response", "an atomic task's gold response is missing");
-  if (spec.split === "composite" && spec.reference && !(spec.reference.plan && spec.reference.rounds))
-    fail("reference", "a composite task's gold conversation needs plan and rounds");
-  if (spec.reference?.response) checkText("reference.response", spec.reference.response);
-  if (spec.reference?.plan) checkText("reference.plan", spec.reference.plan);
-  for (const [i, round] of (spec.reference?.rounds ?? []).entries())
-    checkText(`reference.rounds[${i}]`, round);
+  if (spec.split === "composite" && spec.reference && !(spec.reference.plan && spec.reference.rounds?.length))
+    fail("gold", "a composite task's gold conversation needs gold/plan.md and gold/round-1.ts or .json");
+  if (spec.reference?.response) checkText("gold.ts", spec.reference.response);
+  if (spec.reference?.plan) checkText("gold/plan.md", spec.reference.plan);
+  for (const [i, round] of (spec.reference?.rounds ?? []).entries()) checkText(`gold/round-${i + 1}`, round);
 
   const actions = (spec.preState ?? []).map((a, i) => {
     try {
@@ -150,7 +161,10 @@ export function loadTaskFile(file: string): LoadedTask {
     // Base 100 needs every unnamed holding unchanged (TASKS.md §0, G1): a composite must say which it names.
     fail("checks", "a composite task needs a holdingsUnchanged check (G1)");
   }
-  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  // The hash covers what the task is: its spec and its gold answer.
+  const hash = createHash("sha256").update(bytes);
+  for (const f of gold.files) hash.update(path.relative(folder, f)).update(readFileSync(f));
+  const sha256 = hash.digest("hex");
   return { spec: { ...spec, file: rel, sha256 }, checks, actions };
 }
 

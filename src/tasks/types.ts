@@ -59,15 +59,18 @@ export type TaskSpec = {
   optimal_steps?: number;
   /** Composite: the round budget is `optimal_steps × max_rounds_multiplier`. */
   max_rounds_multiplier?: number;
-  /** Gold responses: `response` (atomic), or `plan` and `rounds` (composite). */
+  /**
+   * Gold responses, read from the task folder (never written in task.json): `response` (atomic,
+   * from gold.ts), or `plan` and `rounds` (composite, from gold/).
+   */
   reference?: { response?: string; plan?: string; rounds?: string[] };
 };
 
 /** A loaded spec: the parsed file plus where it came from. */
 export type LoadedTaskSpec = TaskSpec & {
-  /** Path relative to the project root, e.g. `tasks/atomic/erc20/erc20_transfer_fixed.json`. */
+  /** Path relative to the project root, e.g. `tasks/atomic/erc20_transfer_fixed/task.json`. */
   file: string;
-  /** sha256 of the file's bytes (recorded in the run manifest). */
+  /** sha256 of task.json and the gold files (recorded in the run manifest). */
   sha256: string;
 };
 
