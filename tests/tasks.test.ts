@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { TaskSpecError } from "../src/errors.ts";
-import { evaluateExpr, parseExpr } from "../src/tasks/expr.ts";
+import { evaluateExpr, parseExpr } from "../src/expr/expr.ts";
+import { pureScope } from "../src/expr/scope.ts";
 import { instantiate } from "../src/tasks/instantiate.ts";
 import { loadTaskFile, loadTasks, TASKS_DIR } from "../src/tasks/load.ts";
-import { pureScope } from "../src/tasks/scope.ts";
 import { tasks, world } from "./helpers/attempts.ts";
 
 const example = JSON.parse(

@@ -4,14 +4,14 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import AjvModule from "ajv";
 import { TaskSpecError } from "../errors.ts";
-import { ALL_FUNCTIONS } from "../validators/chainScope.ts";
+import { ALL_FUNCTIONS } from "../expr/chainScope.ts";
+import { compileExpr } from "../expr/validate.ts";
 import { compileCheck } from "../validators/registry.ts";
 import { type Check, CheckArgsError } from "../validators/types.ts";
 import { type CompiledAction, compileAction } from "./actions.ts";
 import { readGold } from "./gold.ts";
 import { placeholderNames } from "./placeholders.ts";
 import type { LoadedTaskSpec, TaskSpec } from "./types.ts";
-import { compileExpr } from "./validateExpr.ts";
 
 const Ajv = AjvModule as unknown as typeof AjvModule.default;
 

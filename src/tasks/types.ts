@@ -74,11 +74,9 @@ export type LoadedTaskSpec = TaskSpec & {
   sha256: string;
 };
 
-/**
- * A parameter's value: decimal amounts stay strings as sampled (`"12.5"`, token units), integers are
- * bigint, addresses are EIP-55 strings, a pick of objects is an object of such values.
- */
-export type ParamValue = string | bigint | { [field: string]: string | bigint };
+import type { ParamValue } from "../expr/expr.ts";
+
+export type { ParamValue };
 
 /** A task spec made concrete by a seed (SPEC.md §1). */
 export type Instance = {

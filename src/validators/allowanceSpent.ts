@@ -1,7 +1,8 @@
 import { type Address, getAddress, type Log } from "viem";
-import { asBigInt, evaluateExpr, type Value } from "../tasks/expr.ts";
+import { chainScope } from "../expr/chainScope.ts";
+import { asBigInt, evaluateExpr, type Value } from "../expr/expr.ts";
 import { allowOnly, exprArg } from "./args.ts";
-import { chainScope, scopeOf } from "./chainScope.ts";
+import { scopeOf } from "./scopeOf.ts";
 import type { CheckContext, CheckFactory } from "./types.ts";
 
 /** keccak256("Transfer(address,address,uint256)"). */

@@ -1,8 +1,8 @@
-import { evaluateExpr } from "../tasks/expr.ts";
+import { evaluateExpr } from "../expr/expr.ts";
 import { readAnswerField } from "./answer.ts";
 import { allowOnly, exprArg } from "./args.ts";
-import { scopeOf } from "./chainScope.ts";
 import { compareValues, describeComparison, parseTolerance } from "./compare.ts";
+import { scopeOf } from "./scopeOf.ts";
 import { CheckArgsError, type CheckFactory } from "./types.ts";
 
 const noAnswer = { passed: false, detail: "no answer object was returned" } as const;

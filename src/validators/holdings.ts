@@ -1,5 +1,5 @@
 import { type Address, type PublicClient, parseAbi } from "viem";
-import { formatUnits } from "../tasks/decimal.ts";
+import { formatUnits } from "../expr/decimal.ts";
 import type { World } from "../world/world.ts";
 import { allowOnly } from "./args.ts";
 import { CheckArgsError, type CheckFactory } from "./types.ts";

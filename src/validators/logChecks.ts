@@ -8,11 +8,11 @@ import {
   parseAbiItem,
   toEventSelector,
 } from "viem";
-import { toUnits } from "../tasks/decimal.ts";
-import { asBigInt, type Expr, evaluateExpr, type Value } from "../tasks/expr.ts";
+import { toUnits } from "../expr/decimal.ts";
+import { asBigInt, type Expr, evaluateExpr, type Value } from "../expr/expr.ts";
 import { allowOnly, exprArg } from "./args.ts";
-import { scopeOf } from "./chainScope.ts";
 import { compareValues, describeComparison, parseOp } from "./compare.ts";
+import { scopeOf } from "./scopeOf.ts";
 import { CheckArgsError, type CheckContext, type CheckFactory } from "./types.ts";
 
 const toValue = (v: unknown): Value =>

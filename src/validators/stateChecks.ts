@@ -1,6 +1,5 @@
-import { asBigInt, type Expr, evaluateExpr, formatExpr, parseExpr, type Value } from "../tasks/expr.ts";
+import { asBigInt, type Expr, evaluateExpr, formatExpr, parseExpr, type Value } from "../expr/expr.ts";
 import { allowOnly, exprArg } from "./args.ts";
-import { scopeOf } from "./chainScope.ts";
 import {
   type CompareOp,
   compareValues,
@@ -9,6 +8,7 @@ import {
   parseTolerance,
   type Tolerance,
 } from "./compare.ts";
+import { scopeOf } from "./scopeOf.ts";
 import { CheckArgsError, type CheckCompileContext, type CheckFactory } from "./types.ts";
 
 type DeltaOptions = {

@@ -1,7 +1,7 @@
-import { evaluateExpr, formatExpr } from "../tasks/expr.ts";
+import { evaluateExpr, formatExpr } from "../expr/expr.ts";
 import { allowOnly, exprArg, optionalExprArg } from "./args.ts";
-import { scopeOf } from "./chainScope.ts";
 import { compareValues, describeComparison, parseTolerance } from "./compare.ts";
+import { scopeOf } from "./scopeOf.ts";
 import { CheckArgsError, type CheckFactory } from "./types.ts";
 
 const noTx = { passed: false, detail: "no transaction was sent" } as const;

@@ -2,8 +2,7 @@ import { Signature, SigningKey, TypedDataEncoder } from "ethers";
 import { stringToHex } from "viem";
 import type { World } from "../world/world.ts";
 import { toUnits } from "./decimal.ts";
-import { asBigInt, type ExprScope, type Value } from "./expr.ts";
-import type { ParamValue } from "./types.ts";
+import { asBigInt, type ExprScope, type ParamValue, type Value } from "./expr.ts";
 
 /** Functions every expression may use without the chain, with their arity. */
 export const PURE_FUNCTIONS: Record<string, number> = {

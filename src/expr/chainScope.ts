@@ -9,11 +9,9 @@ import {
   parseAbi,
   parseAbiItem,
 } from "viem";
-import { asBigInt, type ExprScope, type Value } from "../tasks/expr.ts";
-import { callPure, PURE_FUNCTIONS, resolveRef } from "../tasks/scope.ts";
-import type { ParamValue } from "../tasks/types.ts";
 import type { World } from "../world/world.ts";
-import type { CheckContext } from "./types.ts";
+import { asBigInt, type ExprScope, type ParamValue, type Value } from "./expr.ts";
+import { callPure, PURE_FUNCTIONS, resolveRef } from "./scope.ts";
 
 const erc20 = parseAbi([
   "function balanceOf(address) view returns (uint256)",
@@ -70,17 +68,6 @@ export const CHAIN_FUNCTIONS: Record<string, number> = {
 export const ALL_FUNCTIONS: Record<string, number> = { ...PURE_FUNCTIONS, ...CHAIN_FUNCTIONS };
 
 const addr = (v: Value): Address => getAddress(String(v));
-
-/** The scope checks evaluate in: the instance's parameters, the world, and the attempt's logs. */
-export function scopeOf(ctx: CheckContext): ExprScope {
-  return chainScope(
-    ctx.client,
-    ctx.instance.params,
-    ctx.world,
-    undefined,
-    ctx.txs.flatMap((t) => t.receipt.logs),
-  );
-}
 
 /** `"getCounter()(uint256)"` → an ABI function item. */
 function parseCallSignature(signature: string) {

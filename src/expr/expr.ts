@@ -219,3 +219,9 @@ export function formatExpr(expr: Expr): string {
       return `${expr.name}(${expr.args.map(formatExpr).join(", ")})`;
   }
 }
+
+/**
+ * A parameter's value: decimal amounts stay strings as sampled (`"12.5"`, token units), integers are
+ * bigint, addresses are EIP-55 strings, a pick of objects is an object of such values.
+ */
+export type ParamValue = string | bigint | { [field: string]: string | bigint };
