@@ -9,7 +9,11 @@ import { type AnvilPool, createAnvilPool } from "../../src/world/pool.ts";
 import { loadWorld } from "../../src/world/world.ts";
 
 export const world = loadWorld();
-export const tasks: LoadedTask[] = loadTasks();
+const loaded = loadTasks();
+// A broken task file fails every suite that uses this helper, naming file:line:column: a test run
+// must not silently skip it.
+if (loaded.broken.length > 0) throw loaded.broken[0]!.error;
+export const tasks: LoadedTask[] = loaded;
 export const taskById = new Map(tasks.map((t) => [t.spec.id, t]));
 
 /**
