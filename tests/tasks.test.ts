@@ -8,6 +8,7 @@ import { evaluateExpr, parseExpr } from "../src/expr/expr.ts";
 import { pureScope } from "../src/expr/scope.ts";
 import { instantiate } from "../src/tasks/instantiate.ts";
 import { loadTaskFile, loadTasks, TASKS_DIR } from "../src/tasks/load.ts";
+import { fillPlaceholders } from "../src/tasks/placeholders.ts";
 import { selectTasks } from "../src/tasks/select.ts";
 import { CHECKS } from "../src/validators/registry.ts";
 import { taskSchema } from "../src/validators/schema.ts";
@@ -64,6 +65,15 @@ describe("seeded instances", () => {
   });
 });
 
+describe("placeholders", () => {
+  test("{{name | grouped}} writes an amount with thousands separators, as the facts state it", () => {
+    const instance = { params: { a: "10000", b: "1234567.25", c: "999" } };
+    expect(
+      fillPlaceholders("{{a | grouped}} / {{b|grouped}} / {{c | grouped}} / {{a}}", instance, world),
+    ).toBe("10,000 / 1,234,567.25 / 999 / 10000");
+  });
+});
+
 describe("expressions", () => {
   const scope = pureScope({ x: "12.5", n: 7n, to: "0x00000000000000000000000000000000000000aa" }, world);
   test.each([
@@ -73,6 +83,11 @@ describe("expressions", () => {
     ["units(x, 6)", 12_500_000n],
     ["max(n, 9) - min(n, 9)", 2n],
     ["contracts.usdt", world.contracts.usdt],
+    // Literals a JSON task file writes without escaped quotes:
+    ["wei(1000)", 1000n * 10n ** 18n],
+    ["wei(0.25)", 25n * 10n ** 16n],
+    ["0x0000000000000000000000000000000000000000", "0x0000000000000000000000000000000000000000"],
+    ["'getValue()(uint256)'", "getValue()(uint256)"],
   ])("%s", async (source, expected) => {
     expect(await evaluateExpr(parseExpr(source), scope)).toBe(expected);
   });

@@ -2,7 +2,8 @@
  * A tiny, safe expression language for task specs (no `eval`): expected values of checks,
  * pre-state amounts and answer truths are written as expressions such as
  * `wei(x)`, `-wei(x)`, `tokenBalance(contracts.usdt, agent) * p / 100`,
- * `call(contracts.simple_counter, "getCounter()(uint256)") + 1`.
+ * `call(contracts.simple_counter, 'getCounter()(uint256)') + 1` (strings in single or double quotes;
+ * `0x…` hex literals and decimal literals such as `0.5` are string values).
  *
  * Values are `bigint` (all integer arithmetic; `/` is floor division toward zero like Solidity)
  * or `string` (addresses, hex data, text). Decimal parameters (`"12.5"`) must be converted with
@@ -30,9 +31,23 @@ function tokenize(source: string): Token[] {
       i++;
       continue;
     }
+    // A hex literal (an address, calldata) is a string value: `0x0000…0000`.
+    const hex = /^0x[0-9a-fA-F]*/.exec(source.slice(i));
+    if (hex) {
+      tokens.push({ t: "str", v: hex[0], at: i });
+      i += hex[0].length;
+      continue;
+    }
     if (/[0-9]/.test(c)) {
       let j = i;
       while (j < source.length && /[0-9_]/.test(source[j]!)) j++;
+      // A decimal literal (`0.5`) is a decimal string, like a decimal parameter: `wei(0.5)`.
+      const fraction = /^\.[0-9]+/.exec(source.slice(j));
+      if (fraction) {
+        tokens.push({ t: "str", v: source.slice(i, j + fraction[0].length).replaceAll("_", ""), at: i });
+        i = j + fraction[0].length;
+        continue;
+      }
       tokens.push({ t: "num", v: source.slice(i, j).replaceAll("_", ""), at: i });
       i = j;
       continue;
@@ -44,8 +59,9 @@ function tokenize(source: string): Token[] {
       i = j;
       continue;
     }
-    if (c === '"') {
-      const j = source.indexOf('"', i + 1);
+    // Single quotes let a JSON task file write a string without escapes: `call(a, 'name()(string)')`.
+    if (c === '"' || c === "'") {
+      const j = source.indexOf(c, i + 1);
       if (j < 0) throw new ExprSyntaxError(`unterminated string at ${i}`);
       tokens.push({ t: "str", v: source.slice(i + 1, j), at: i });
       i = j + 1;

@@ -74,6 +74,9 @@ export async function instantiate(spec: TaskSpec, parameters: InstantiateParamet
         params[name] = text.replace(/ {2,}/g, " ").trim().padEnd(p.minLength, "x");
         break;
       }
+      case "fixed":
+        params[name] = p.value;
+        break;
       case "derived": {
         const value = await evaluateExpr(parseExpr(p.expr), pureScope(params, parameters.world, secrets));
         if (p.display === "units") {

@@ -14,7 +14,9 @@ export type ParameterSpec =
   | { type: "fresh_address" }
   | { type: "fresh_account"; description?: string }
   | { type: "text"; minLength: number; maxLength: number; alphabet?: string }
-  | { type: "derived"; expr: string; display?: "integer" | "units" | "text"; decimals?: number };
+  | { type: "derived"; expr: string; display?: "integer" | "units" | "text"; decimals?: number }
+  /** A fixed amount the task both plants (pre-state) and tells (facts): one source for both. */
+  | { type: "fixed"; value: string };
 
 /** Answer field types of TASKS.md §0 "Atomic query tasks". */
 export type AnswerFieldType = "wei" | "int" | "addr" | "str";
