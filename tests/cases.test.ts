@@ -29,6 +29,13 @@ function shortfall(result: InstanceResult, c: ReturnType<typeof readCases>[numbe
   }`;
 }
 
+test("every task has at least three wrong-answer cases (issue 15)", () => {
+  const short = tasks
+    .map((t) => [t.spec.id, cases.get(t.spec.id)!.filter((c) => !c.correct).length] as const)
+    .filter(([, n]) => n < 3);
+  expect(short).toEqual([]);
+});
+
 describe.concurrent("every task's cases score as their front matter says", () => {
   for (const task of tasks) {
     const list = cases.get(task.spec.id)!;
