@@ -7,7 +7,7 @@ import { CheckArgsError, defineCheck } from "./types.ts";
 const noTx = { passed: false, detail: "no transaction was sent" } as const;
 const preScope = scopeOf;
 
-/** `ok`: the transaction was mined with status 1 (TASKS.md §0 `std`). */
+/** the transaction was mined with status 1 (TASKS.md §0 `std`). */
 export const txSucceeded = defineCheck({
   description: "The transaction was mined with status 1.",
   args: {},
@@ -23,7 +23,7 @@ export const txSucceeded = defineCheck({
   },
 });
 
-/** `to`: `tx.to` is the given address (case-insensitive). Args: `{ address: expr }`. */
+/** `tx.to` is the given address (case-insensitive). Args: `{ address: expr }`. */
 export const txTo = defineCheck({
   description: "tx.to is the given address (case-insensitive).",
   args: { address: { $ref: "#/definitions/expr", description: "the address the transaction must call" } },
@@ -45,7 +45,7 @@ export const txTo = defineCheck({
   },
 });
 
-/** `sel`: the calldata's first 4 bytes are in `selectors`; `"0x"` in the list allows empty calldata. */
+/** the calldata's first 4 bytes are in `selectors`; `"0x"` in the list allows empty calldata. */
 export const selectorIn = defineCheck({
   description: 'The calldata\'s first 4 bytes are one of `selectors` ("0x" allows empty calldata).',
   args: {
@@ -84,7 +84,7 @@ export const selectorIn = defineCheck({
   },
 });
 
-/** `value`: the wei sent equals `expected` (evaluated at `pre`), within `tolerance`. */
+/** the wei sent equals `expected` (evaluated at `pre`), within `tolerance`. */
 export const txValue = defineCheck({
   description: "The wei the transaction sends equals `expected` (evaluated at pre).",
   args: {
@@ -114,7 +114,7 @@ export const txValue = defineCheck({
   },
 });
 
-/** `input`: the calldata equals `expected` exactly (hex, case-insensitive). */
+/** the calldata equals `expected` exactly (hex, case-insensitive). */
 export const txInput = defineCheck({
   description: "The calldata equals `expected` exactly (hex, case-insensitive).",
   args: { expected: { $ref: "#/definitions/expr", description: "hex calldata" } },
