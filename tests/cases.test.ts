@@ -9,7 +9,8 @@ import { caseModel, taskFolder } from "./helpers/cases.ts";
 // exactly 100 on seeds 1 and 2. One test per task runs its cases one after another on one leased
 // chain, so the suite costs one attempt per case and no per-test set-up. The table printed at the
 // end counts, per check, how many wrong answers it rejected.
-const attempt = useAttempts(2);
+// Four chains: this file carries most of the suite's attempts (the three former suites had 2 + 3 + 2).
+const attempt = useAttempts(4);
 const rejectedBy = new Map<string, number>();
 const count = (key: string) => rejectedBy.set(key, (rejectedBy.get(key) ?? 0) + 1);
 const cases = new Map(tasks.map((t) => [t.spec.id, readCases(taskFolder(t), t.spec.split)]));
