@@ -17,7 +17,7 @@ export default defineConfig({
         : []),
     ],
     // Task specs are read with fs, not imported: tell watch mode to rerun when one changes.
-    forceRerunTriggers: ["**/tasks/**/*.json", "**/fixtures/world/*.json"],
+    forceRerunTriggers: ["**/tasks/**/*.{json,ts,md}", "**/fixtures/world/*.json"],
     projects: [
       {
         test: {

@@ -9,6 +9,7 @@ import type { RunResults } from "../src/reporting/types.ts";
 import { ensureMemoryBarrier } from "../src/sandbox/memoryCgroup.ts";
 import { ensureNetworkBarrier } from "../src/sandbox/networkBarrier.ts";
 import { PROJECT_ROOT } from "../src/tasks/load.ts";
+import { scriptedDirOfCases } from "./helpers/cases.ts";
 import { startFakeProvider } from "./providers/fakeServer.ts";
 
 const run = promisify(execFile);
@@ -66,16 +67,17 @@ describe("npx questbench", () => {
 
   test("plain Vitest takes benchmark flags after -- and the model from QUESTBENCH_MODEL", async () => {
     const out = mkdtempSync(path.join(tmpdir(), "qb-vitest-"));
+    const weak = `scripted:${scriptedDirOfCases("wrong_amount")}`;
     await run(
       process.execPath,
       [vitestBin, "run", "--project", "benchmark", "--", "--tasks=bnb_transfer_basic", `--out=${out}`],
       {
         cwd: PROJECT_ROOT,
-        env: { ...env, QUESTBENCH_MODEL: "scripted:tests/mutants/wrong_amount" },
+        env: { ...env, QUESTBENCH_MODEL: weak },
       },
     );
     const results = readResults(out);
-    expect(results.manifest.model).toBe("scripted:tests/mutants/wrong_amount");
+    expect(results.manifest.model).toBe(weak);
     expect(results.instances).toHaveLength(1);
     expect(results.instances[0]!.score).toBeLessThan(60);
   });
@@ -164,7 +166,7 @@ describe("npx questbench", () => {
     const scripted = await questbench(["--model", "scripted:/no/such/dir", "--out", out]);
     expect(scripted.code).toBe(1);
     expect(lines(scripted.stderr)).toEqual([
-      "questbench: scripted:/no/such/dir: /no/such/dir does not exist; scripted:DIR takes a directory of response files (e.g. scripted:tests/mutants/wrong_amount)",
+      "questbench: scripted:/no/such/dir: /no/such/dir does not exist; scripted:DIR takes a directory of response files (DIR/<task-id>.md, DIR/<task-id>/plan.md and round-N.md)",
     ]);
     expect(readdirSync(out)).toEqual([]);
   });

@@ -73,7 +73,7 @@ describe.concurrent("composite protocol", () => {
       ["wrapped", false],
       ["wbnb unchanged", true],
       ["bnb back", true],
-      ["G1", true],
+      ["holdingsUnchanged", true],
     ]);
   });
 

@@ -117,7 +117,7 @@ describe("model registry", () => {
     expect(() => checkRunModel({ model: "scripted:package.json" })).toThrow(
       /package\.json is not a directory/,
     );
-    expect(checkRunModel({ model: "scripted:tests/mutants/wrong_amount" })).toEqual([]);
+    expect(checkRunModel({ model: "scripted:tests/scripted/recovers" })).toEqual([]);
   });
 
   test("every alias names one model and none shadows a model name", () => {

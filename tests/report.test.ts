@@ -9,6 +9,7 @@ import { MergeError } from "../src/reporting/merge.ts";
 import { writeReport } from "../src/reporting/report.ts";
 import type { RunResults } from "../src/reporting/types.ts";
 import { PROJECT_ROOT } from "../src/tasks/load.ts";
+import { scriptedDirOfCases } from "./helpers/cases.ts";
 
 const run = promisify(execFile);
 const bin = path.join(PROJECT_ROOT, "bin/questbench.mjs");
@@ -38,11 +39,10 @@ describe("questbench report", () => {
 
   beforeAll(async () => {
     // The weak model answers atomic tasks with 3 %-too-much mutants and the composite with 4 rounds.
-    const weakDir = mkdtempSync(path.join(tmpdir(), "qb-weak-"));
+    const weakDir = scriptedDirOfCases("wrong_amount");
     const { cpSync } = await import("node:fs");
-    cpSync(path.join(PROJECT_ROOT, "tests/mutants/wrong_amount"), weakDir, { recursive: true });
     cpSync(
-      path.join(PROJECT_ROOT, "tests/mutants/wrong_answer_value/query_bnb_balance.md"),
+      path.join(PROJECT_ROOT, "tasks/atomic/query_bnb_balance/cases/wrong_answer_value.md"),
       path.join(weakDir, "query_bnb_balance.md"),
     );
     cpSync(path.join(PROJECT_ROOT, "tests/scripted/slow_but_right"), weakDir, { recursive: true });

@@ -1,23 +1,31 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import AjvModule from "ajv";
 import { describe, expect, test } from "vitest";
 import { TaskSpecError } from "../src/errors.ts";
-import { evaluateExpr, parseExpr } from "../src/tasks/expr.ts";
+import { evaluateExpr, parseExpr } from "../src/expr/expr.ts";
+import { pureScope } from "../src/expr/scope.ts";
 import { instantiate } from "../src/tasks/instantiate.ts";
 import { loadTaskFile, loadTasks, TASKS_DIR } from "../src/tasks/load.ts";
-import { pureScope } from "../src/tasks/scope.ts";
+import { fillPlaceholders } from "../src/tasks/placeholders.ts";
+import { selectTasks } from "../src/tasks/select.ts";
+import { CHECKS } from "../src/validators/registry.ts";
+import { taskSchema } from "../src/validators/schema.ts";
 import { tasks, world } from "./helpers/attempts.ts";
 
+const Ajv = AjvModule as unknown as typeof AjvModule.default;
+
 const example = JSON.parse(
-  readFileSync(path.join(TASKS_DIR, "atomic/basic_transactions/erc20_transfer_fixed.json"), "utf8"),
+  readFileSync(path.join(TASKS_DIR, "atomic/erc20_transfer_fixed/task.json"), "utf8"),
 );
 
-/** Writes `spec` as `<dir>/<id>.json` and loads it. */
+/** Writes `spec` as `<dir>/atomic/<name>/task.json` and loads it. */
 function load(spec: unknown, name = (spec as { id: string }).id) {
-  const dir = mkdtempSync(path.join(tmpdir(), "qb-spec-"));
-  const file = path.join(dir, `${name}.json`);
-  writeFileSync(file, JSON.stringify(spec));
+  const dir = path.join(mkdtempSync(path.join(tmpdir(), "qb-spec-")), "atomic", name);
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, "task.json");
+  writeFileSync(file, JSON.stringify(spec, null, 2));
   return () => loadTaskFile(file);
 }
 
@@ -57,6 +65,15 @@ describe("seeded instances", () => {
   });
 });
 
+describe("placeholders", () => {
+  test("{{name | grouped}} writes an amount with thousands separators, as the facts state it", () => {
+    const instance = { params: { a: "10000", b: "1234567.25", c: "999" } };
+    expect(
+      fillPlaceholders("{{a | grouped}} / {{b|grouped}} / {{c | grouped}} / {{a}}", instance, world),
+    ).toBe("10,000 / 1,234,567.25 / 999 / 10000");
+  });
+});
+
 describe("expressions", () => {
   const scope = pureScope({ x: "12.5", n: 7n, to: "0x00000000000000000000000000000000000000aa" }, world);
   test.each([
@@ -66,6 +83,11 @@ describe("expressions", () => {
     ["units(x, 6)", 12_500_000n],
     ["max(n, 9) - min(n, 9)", 2n],
     ["contracts.usdt", world.contracts.usdt],
+    // Literals a JSON task file writes without escaped quotes:
+    ["wei(1000)", 1000n * 10n ** 18n],
+    ["wei(0.25)", 25n * 10n ** 16n],
+    ["0x0000000000000000000000000000000000000000", "0x0000000000000000000000000000000000000000"],
+    ["'getValue()(uint256)'", "getValue()(uint256)"],
   ])("%s", async (source, expected) => {
     expect(await evaluateExpr(parseExpr(source), scope)).toBe(expected);
   });
@@ -78,11 +100,7 @@ describe("expressions", () => {
 describe("a malformed task spec fails at load with its file and field", () => {
   test.each([
     ["a schema violation", (s: any) => delete s.templates, "(root): must have required property 'templates'"],
-    [
-      "an unknown top-level field",
-      (s: any) => (s.extra = 1),
-      "(root): must NOT have additional properties 'extra'",
-    ],
+    ["an unknown top-level field", (s: any) => (s.extra = 1), "extra: unknown field (allowed: $schema, id,"],
     ["a bad parameter", (s: any) => (s.parameters.x.decimals = 40), "parameters.x.decimals"],
     [
       "a template naming an undefined parameter",
@@ -102,7 +120,7 @@ describe("a malformed task spec fails at load with its file and field", () => {
     [
       "an unknown check argument",
       (s: any) => (s.checks[2].args.selector = "0x"),
-      "checks[2].args.selector: unknown argument",
+      "checks[2].args.selector: unknown argument (allowed: selectors)",
     ],
     [
       "a nested check's bad expression",
@@ -115,34 +133,109 @@ describe("a malformed task spec fails at load with its file and field", () => {
       "checks: weights sum to 90, not 100",
     ],
     [
-      "an id that is not the file name",
+      "an id that is not the folder name",
       (s: any) => (s.id = "erc20_transfer"),
-      "id: 'erc20_transfer' does not match the file name",
+      "id: 'erc20_transfer' does not match the folder name",
     ],
   ])("%s", (_what, mutate, message) => {
     const spec = structuredClone(example);
     mutate(spec);
     const run = load(spec, "erc20_transfer_fixed");
     expect(run).toThrow(TaskSpecError);
-    expect(run).toThrow(/erc20_transfer_fixed\.json: /);
+    expect(run).toThrow(/erc20_transfer_fixed\/task\.json:\d+:\d+: /);
     expect(run).toThrow(message);
   });
 
   test("invalid JSON names the file", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "qb-spec-"));
-    writeFileSync(path.join(dir, "broken.json"), "{ not json");
-    expect(() => loadTaskFile(path.join(dir, "broken.json"))).toThrow(
-      /broken\.json: \(file\): is not valid JSON/,
+    const dir = path.join(mkdtempSync(path.join(tmpdir(), "qb-spec-")), "atomic", "broken");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, "task.json"), "{ not json");
+    expect(() => loadTaskFile(path.join(dir, "task.json"))).toThrow(
+      /broken\/task\.json:1:3: \(file\): is not valid JSON: /,
     );
   });
 
   test("two files with one id are refused", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "qb-spec-"));
     for (const sub of ["a", "b"]) {
-      const d = path.join(dir, sub);
-      mkdirSync(d);
-      writeFileSync(path.join(d, "erc20_transfer_fixed.json"), JSON.stringify(example));
+      const d = path.join(dir, sub, "atomic", "erc20_transfer_fixed");
+      mkdirSync(d, { recursive: true });
+      writeFileSync(path.join(d, "task.json"), JSON.stringify(example));
     }
     expect(() => loadTasks(dir)).toThrow(/duplicate id 'erc20_transfer_fixed'/);
+  });
+});
+
+describe("the task schema is generated from the check definitions", () => {
+  test("the committed tasks/task.schema.json equals the generated one (npm run schema:tasks)", () => {
+    const committed = JSON.parse(readFileSync(path.join(TASKS_DIR, "task.schema.json"), "utf8"));
+    expect(committed).toEqual(taskSchema(committed));
+  });
+
+  test("every check declares a description and an example its own argument schema accepts", () => {
+    const ajv = new Ajv({ strict: false });
+    const schema = JSON.parse(readFileSync(path.join(TASKS_DIR, "task.schema.json"), "utf8"));
+    const validateCheck = ajv.compile({ ...schema.definitions.check, definitions: schema.definitions });
+    for (const [name, d] of Object.entries(CHECKS)) {
+      expect(d.description, name).toMatch(/\S/);
+      expect(
+        validateCheck({ check: name, args: d.example }),
+        `${name}: ${JSON.stringify(validateCheck.errors)}`,
+      ).toBe(true);
+    }
+  });
+});
+
+describe("a broken task file names file:line:column and refuses only itself (issue 19)", () => {
+  /** A tasks dir with the good erc20_transfer_fixed and `atomic/broken_one/task.json` = `text`. */
+  function tasksDir(text: string) {
+    const dir = mkdtempSync(path.join(tmpdir(), "qb-tasks-"));
+    for (const [id, body] of [
+      ["erc20_transfer_fixed", JSON.stringify(example, null, 2)],
+      ["broken_one", text],
+    ] as const) {
+      mkdirSync(path.join(dir, "atomic", id), { recursive: true });
+      writeFileSync(path.join(dir, "atomic", id, "task.json"), body);
+    }
+    return dir;
+  }
+
+  test("a JSON syntax error is reported at its line and column", () => {
+    const dir = tasksDir('{\n  "id": "broken_one",\n  "version" 1\n}\n');
+    const set = loadTasks(dir);
+    expect(set.broken.map((b) => b.id)).toEqual(["broken_one"]);
+    expect(set.broken[0]!.error.message).toMatch(
+      /broken_one\/task\.json:3:13: \(file\): is not valid JSON: ColonExpected/,
+    );
+  });
+
+  test("a schema error is reported at the line and column of the offending key", () => {
+    const spec = structuredClone(example);
+    spec.id = "broken_one";
+    spec.checks[2].args.selector = "0x";
+    const text = JSON.stringify(spec, null, 2);
+    const lines = text.split("\n");
+    const line = lines.findIndex((l) => l.includes('"selector":')) + 1;
+    const column = lines[line - 1]!.indexOf('"selector"') + 1;
+    const set = loadTasks(tasksDir(text));
+    expect(set.broken[0]!.error.message).toContain(
+      `broken_one/task.json:${line}:${column}: checks[2].args.selector: unknown argument`,
+    );
+  });
+
+  test("a --tasks run of another task is not blocked; naming the broken one or running all is refused", () => {
+    const set = loadTasks(tasksDir("{ not json"));
+    expect(set.map((t) => t.spec.id)).toEqual(["erc20_transfer_fixed"]);
+    const picked = selectTasks(set, { split: "all", tasks: ["erc20_transfer_fixed"] });
+    expect(picked.map((t) => t.spec.id)).toEqual(["erc20_transfer_fixed"]);
+    expect(() => selectTasks(set, { split: "all", tasks: ["broken_one"] })).toThrow(
+      /broken_one\/task\.json:1:3: /,
+    );
+    expect(() => selectTasks(set, { split: "atomic", tasks: [] })).toThrow(TaskSpecError);
+    expect(selectTasks(set, { split: "composite", tasks: [] })).toEqual([]);
+  });
+
+  test("every task in tasks/ loads", () => {
+    expect(loadTasks().broken.map((b) => b.error.message)).toEqual([]);
   });
 });

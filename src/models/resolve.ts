@@ -25,8 +25,7 @@ export function resolveModel(
   if (name === "reference") return referenceModel();
   if (name.startsWith("scripted:")) {
     const dir = name.slice("scripted:".length);
-    if (!dir)
-      throw new ModelProviderError("scripted: needs a directory, e.g. --model scripted:tests/mutants");
+    if (!dir) throw new ModelProviderError("scripted: needs a directory, e.g. --model scripted:my-answers");
     return scriptedModel(dir);
   }
   return providerModel(resolveModelName(name, env), modelSettings(options, env), env);

@@ -41,6 +41,6 @@ function checkScriptedDir(dir: string, root: string): void {
   }
   if (problem)
     throw new ModelProviderError(
-      `scripted:${dir}: ${root} ${problem}; scripted:DIR takes a directory of response files (e.g. scripted:tests/mutants/wrong_amount)`,
+      `scripted:${dir}: ${root} ${problem}; scripted:DIR takes a directory of response files (DIR/<task-id>.md, DIR/<task-id>/plan.md and round-N.md)`,
     );
 }

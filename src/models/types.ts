@@ -58,7 +58,7 @@ export type ModelStats = {
 
 /** A model under evaluation (SPEC.md §7). */
 export type ModelClient = {
-  /** The name given on the command line, e.g. `reference`, `scripted:tests/mutants`, `claude-sonnet`. */
+  /** The name given on the command line, e.g. `reference`, `scripted:my-answers`, `claude-sonnet`. */
   id: string;
   generate(request: ModelRequest): Promise<ModelResponse>;
   /** Provider models only: tokens, calls and spend so far in this process. */

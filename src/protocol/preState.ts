@@ -1,9 +1,9 @@
 import { type Address, encodeFunctionData, getAddress, type Hex, numberToHex, pad, parseAbi } from "viem";
 import { ChainError } from "../errors.ts";
+import { chainScope } from "../expr/chainScope.ts";
+import { asBigInt, type Expr, evaluateExpr, type Value } from "../expr/expr.ts";
 import type { CompiledAction } from "../tasks/actions.ts";
-import { asBigInt, type Expr, evaluateExpr, type Value } from "../tasks/expr.ts";
 import type { Instance } from "../tasks/types.ts";
-import { chainScope } from "../validators/chainScope.ts";
 import type { World } from "../world/world.ts";
 import type { ChainClients } from "./chain.ts";
 

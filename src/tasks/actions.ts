@@ -1,8 +1,8 @@
 import { parseAbiItem } from "viem";
-import { ALL_FUNCTIONS } from "../validators/chainScope.ts";
-import type { Expr } from "./expr.ts";
+import { ALL_FUNCTIONS } from "../expr/chainScope.ts";
+import type { Expr } from "../expr/expr.ts";
+import { compileExpr } from "../expr/validate.ts";
 import type { ActionSpec } from "./types.ts";
-import { compileExpr } from "./validateExpr.ts";
 
 /** Arguments (expressions) each pre-state action takes; `?` marks optional ones. */
 const ACTION_ARGS: Record<string, string[]> = {

@@ -1,11 +1,11 @@
 import { getAddress, keccak256, toHex } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
+import { formatUnits, toUnits } from "../expr/decimal.ts";
+import { asBigInt, evaluateExpr, parseExpr } from "../expr/expr.ts";
+import { pureScope } from "../expr/scope.ts";
 import type { World } from "../world/world.ts";
-import { formatUnits, toUnits } from "./decimal.ts";
-import { asBigInt, evaluateExpr, parseExpr } from "./expr.ts";
 import { fillPlaceholders } from "./placeholders.ts";
 import { createRng, instanceSeed } from "./random.ts";
-import { pureScope } from "./scope.ts";
 import type { Instance, ParamValue, TaskSpec } from "./types.ts";
 
 const TEXT_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ";
@@ -74,6 +74,9 @@ export async function instantiate(spec: TaskSpec, parameters: InstantiateParamet
         params[name] = text.replace(/ {2,}/g, " ").trim().padEnd(p.minLength, "x");
         break;
       }
+      case "fixed":
+        params[name] = p.value;
+        break;
       case "derived": {
         const value = await evaluateExpr(parseExpr(p.expr), pureScope(params, parameters.world, secrets));
         if (p.display === "units") {

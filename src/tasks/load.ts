@@ -2,15 +2,24 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import AjvModule from "ajv";
+import AjvModule, { type ErrorObject } from "ajv";
+import {
+  findNodeAtLocation,
+  type JSONPath,
+  type Node as JsonNode,
+  type ParseError,
+  parseTree,
+  printParseErrorCode,
+} from "jsonc-parser";
 import { TaskSpecError } from "../errors.ts";
-import { ALL_FUNCTIONS } from "../validators/chainScope.ts";
+import { ALL_FUNCTIONS } from "../expr/chainScope.ts";
+import { compileExpr } from "../expr/validate.ts";
 import { compileCheck } from "../validators/registry.ts";
 import { type Check, CheckArgsError } from "../validators/types.ts";
 import { type CompiledAction, compileAction } from "./actions.ts";
+import { readGold } from "./gold.ts";
 import { placeholderNames } from "./placeholders.ts";
 import type { LoadedTaskSpec, TaskSpec } from "./types.ts";
-import { compileExpr } from "./validateExpr.ts";
 
 const Ajv = AjvModule as unknown as typeof AjvModule.default;
 
@@ -25,21 +34,28 @@ export type LoadedTask = { spec: LoadedTaskSpec; checks: Check[]; actions: Compi
 let validator: ReturnType<InstanceType<typeof Ajv>["compile"]> | undefined;
 function schemaValidator() {
   if (!validator) {
-    const ajv = new Ajv({ allErrors: true, strict: false });
+    const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
     validator = ajv.compile(JSON.parse(readFileSync(SCHEMA_FILE, "utf8")));
   }
   return validator;
 }
 
-/** Every task spec file below `dir` (recursively), sorted for a stable order. */
+/** The file naming a task folder: `tasks/<split>/<id>/task.json`. */
+export const TASK_FILE = "task.json";
+
+/**
+ * Every task spec file below `dir`: each folder holding a `task.json` is one task (its `gold*` and
+ * `cases/` are read from there); sorted for a stable order.
+ */
 export function taskFiles(dir = TASKS_DIR): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      const full = path.join(d, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith(".json") && full !== SCHEMA_FILE) out.push(full);
+    const entries = readdirSync(d, { withFileTypes: true });
+    if (entries.some((e) => e.isFile() && e.name === TASK_FILE)) {
+      out.push(path.join(d, TASK_FILE));
+      return;
     }
+    for (const entry of entries) if (entry.isDirectory()) walk(path.join(d, entry.name));
   };
   walk(dir);
   return out.sort();
@@ -54,30 +70,36 @@ export function taskFiles(dir = TASKS_DIR): string[] {
 export function loadTaskFile(file: string): LoadedTask {
   const rel = path.relative(PROJECT_ROOT, file);
   const bytes = readFileSync(file);
+  const text = bytes.toString("utf8");
   let json: unknown;
   try {
-    json = JSON.parse(bytes.toString("utf8"));
+    json = JSON.parse(text);
   } catch (error) {
-    throw new TaskSpecError(rel, "(file)", `is not valid JSON: ${(error as Error).message}`);
+    const [syntax] = parseErrors(text);
+    const where = syntax ? `${rel}:${lineColumn(text, syntax.offset)}` : rel;
+    const problem = syntax ? printParseErrorCode(syntax.error) : (error as Error).message;
+    throw new TaskSpecError(where, "(file)", `is not valid JSON: ${problem}`);
   }
+  const tree = parseTree(text);
+  /** `rel:line:column` of a field (`checks[3].args.token`), or of its nearest existing parent. */
+  const at = (field: string) => `${rel}:${lineColumn(text, fieldOffset(tree, field))}`;
   const validate = schemaValidator();
   if (!validate(json)) {
-    const err = validate.errors![0]!;
-    const field =
-      err.instancePath
-        .replace(/^\//, "")
-        .replace(/\/(\d+)(?=\/|$)/g, "[$1]")
-        .replaceAll("/", ".") || "(root)";
-    const extra =
-      err.params && "additionalProperty" in err.params ? ` '${err.params.additionalProperty}'` : "";
-    throw new TaskSpecError(rel, field, `${err.message}${extra}`);
+    const { field, problem } = describeSchemaError(validate.errors!);
+    throw new TaskSpecError(at(field), field, problem);
   }
   const spec = json as TaskSpec;
   const fail = (field: string, problem: string): never => {
-    throw new TaskSpecError(rel, field, problem);
+    throw new TaskSpecError(at(field), field, problem);
   };
-  const expectedName = path.basename(file, ".json");
-  if (spec.id !== expectedName) fail("id", `'${spec.id}' does not match the file name '${expectedName}'`);
+  const folder = path.dirname(file);
+  const expectedName = path.basename(folder);
+  if (spec.id !== expectedName) fail("id", `'${spec.id}' does not match the folder name '${expectedName}'`);
+  const expectedParent = path.basename(path.dirname(folder));
+  if (spec.split !== expectedParent)
+    fail("split", `'${spec.split}' but the task lives in tasks/${expectedParent}/`);
+  const gold = readGold(folder, spec.split);
+  if (gold.reference) spec.reference = gold.reference;
   const params = new Set(Object.keys(spec.parameters));
   const kind = spec.kind ?? (spec.answer ? "query" : "transaction");
   if (spec.split === "atomic" && kind === "query" && !spec.answer)
@@ -113,14 +135,11 @@ export function loadTaskFile(file: string): LoadedTask {
   };
   for (const [i, t] of spec.templates.entries()) checkText(`templates[${i}]`, t);
   for (const [i, t] of (spec.facts ?? []).entries()) checkText(`facts[${i}]`, t);
-  if (spec.split === "atomic" && spec.reference && !spec.reference.response)
-    fail("reference.response", "an atomic task's gold response is missing");
-  if (spec.split === "composite" && spec.reference && !(spec.reference.plan && spec.reference.rounds))
-    fail("reference", "a composite task's gold conversation needs plan and rounds");
-  if (spec.reference?.response) checkText("reference.response", spec.reference.response);
-  if (spec.reference?.plan) checkText("reference.plan", spec.reference.plan);
-  for (const [i, round] of (spec.reference?.rounds ?? []).entries())
-    checkText(`reference.rounds[${i}]`, round);
+  if (spec.split === "composite" && spec.reference && !(spec.reference.plan && spec.reference.rounds?.length))
+    fail("gold", "a composite task's gold conversation needs gold/plan.md and gold/round-1.ts or .json");
+  if (spec.reference?.response) checkText("gold.ts", spec.reference.response);
+  if (spec.reference?.plan) checkText("gold/plan.md", spec.reference.plan);
+  for (const [i, round] of (spec.reference?.rounds ?? []).entries()) checkText(`gold/round-${i + 1}`, round);
 
   const actions = (spec.preState ?? []).map((a, i) => {
     try {
@@ -150,17 +169,116 @@ export function loadTaskFile(file: string): LoadedTask {
     // Base 100 needs every unnamed holding unchanged (TASKS.md §0, G1): a composite must say which it names.
     fail("checks", "a composite task needs a holdingsUnchanged check (G1)");
   }
-  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  // The hash covers what the task is: its spec and its gold answer.
+  const hash = createHash("sha256").update(bytes);
+  for (const f of gold.files) hash.update(path.relative(folder, f)).update(readFileSync(f));
+  const sha256 = hash.digest("hex");
   return { spec: { ...spec, file: rel, sha256 }, checks, actions };
 }
 
+/** 1-based `line:column` of a character offset. */
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset).split("\n");
+  return `${before.length}:${before.at(-1)!.length + 1}`;
+}
+
+/** Syntax errors of strict JSON (no comments, no trailing commas), with offsets. */
+function parseErrors(text: string): ParseError[] {
+  const errors: ParseError[] = [];
+  parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
+  return errors;
+}
+
+/** `checks[3].args.token` → `["checks", 3, "args", "token"]`. */
+function fieldPath(field: string): JSONPath {
+  if (field.startsWith("(")) return [];
+  return field
+    .replace(/\[(\d+)\]/g, ".$1")
+    .split(".")
+    .filter(Boolean)
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+}
+
+/** The offset of a field's value in the source (a property: its key), else of its nearest parent. */
+function fieldOffset(tree: JsonNode | undefined, field: string): number {
+  if (!tree) return 0;
+  const segments = fieldPath(field);
+  for (let n = segments.length; n > 0; n--) {
+    const node = findNodeAtLocation(tree, segments.slice(0, n));
+    if (node) return node.parent?.type === "property" ? node.parent.offset : node.offset;
+  }
+  return tree.offset;
+}
+
 /**
- * Loads every task spec below `dir`.
- * @throws {TaskSpecError} for the first malformed file, or for two files sharing an id.
+ * The one ajv error worth showing, as a field path and a sentence: the deepest one that is not an
+ * `if`/`then` wrapper; an unknown property names itself and what is allowed, an enum lists its values.
  */
-export function loadTasks(dir = TASKS_DIR): LoadedTask[] {
-  const tasks = taskFiles(dir).map(loadTaskFile);
-  const atomicIds = new Set(tasks.filter((t) => t.spec.split === "atomic").map((t) => t.spec.id));
+function describeSchemaError(errors: ErrorObject[]): { field: string; problem: string } {
+  const real = errors.filter((e) => e.keyword !== "if" && e.keyword !== "then");
+  const err = [...(real.length ? real : errors)].sort(
+    (a, b) => b.instancePath.split("/").length - a.instancePath.split("/").length,
+  )[0]!;
+  const base = err.instancePath
+    .replace(/^\//, "")
+    .replace(/\/(\d+)(?=\/|$)/g, "[$1]")
+    .replaceAll("/", ".");
+  if (err.keyword === "additionalProperties") {
+    const name = String(err.params.additionalProperty);
+    const allowed = Object.keys((err.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+    return {
+      field: base ? `${base}.${name}` : name,
+      problem: `unknown ${base.endsWith("args") ? "argument" : "field"}${allowed.length ? ` (allowed: ${allowed.join(", ")})` : ""}`,
+    };
+  }
+  if (err.keyword === "enum" && base.endsWith(".check"))
+    return {
+      field: base,
+      problem: `unknown check '${String(err.data)}' (known: ${(err.params.allowedValues as string[]).join(", ")})`,
+    };
+  if (err.keyword === "enum") {
+    const values = (err.params.allowedValues as unknown[]).map((v) => JSON.stringify(v));
+    return {
+      field: base || "(root)",
+      problem: `${JSON.stringify(err.data)} is not one of ${values.join(", ")}`,
+    };
+  }
+  return { field: base || "(root)", problem: err.message ?? err.keyword };
+}
+
+/**
+ * The tasks below `dir`, plus the ones that failed to load (`broken`, each a {@link TaskSpecError}
+ * naming file:line:column and the folder's id): one broken file refuses only itself, so a `--tasks`
+ * run of other tasks still runs ({@link selectTasks} refuses a run that would include it).
+ */
+export type TaskSet = LoadedTask[] & { broken: BrokenTask[] };
+export type BrokenTask = { id: string; split: string; error: TaskSpecError };
+
+/**
+ * Loads every task spec below `dir`; a malformed one lands in `broken` instead of throwing.
+ * @throws {TaskSpecError} for two folders sharing an id, or a workflow naming no atomic task.
+ */
+export function loadTasks(dir = TASKS_DIR): TaskSet {
+  const tasks: LoadedTask[] = [];
+  const broken: BrokenTask[] = [];
+  const files = taskFiles(dir);
+  for (const file of files) {
+    try {
+      tasks.push(loadTaskFile(file));
+    } catch (error) {
+      if (!(error instanceof TaskSpecError)) throw error;
+      broken.push({
+        id: path.basename(path.dirname(file)),
+        split: path.basename(path.dirname(path.dirname(file))),
+        error,
+      });
+    }
+  }
+  const atomicIds = new Set(
+    files
+      .filter((f) => path.basename(path.dirname(path.dirname(f))) === "atomic")
+      .map((f) => path.basename(path.dirname(f))),
+  );
   for (const t of tasks)
     for (const [i, id] of (t.spec.workflow ?? []).entries())
       if (atomicIds.size > 0 && !atomicIds.has(id))
@@ -171,5 +289,5 @@ export function loadTasks(dir = TASKS_DIR): LoadedTask[] {
     if (other) throw new TaskSpecError(t.spec.file, "id", `duplicate id '${t.spec.id}' (also in ${other})`);
     seen.set(t.spec.id, t.spec.file);
   }
-  return tasks;
+  return Object.assign(tasks, { broken });
 }

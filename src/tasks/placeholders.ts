@@ -1,7 +1,16 @@
 import type { World } from "../world/world.ts";
 import type { Instance, ParamValue } from "./types.ts";
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)\s*\}\}/g;
+// `{{name}}`, `{{token.symbol}}`, `{{contracts.usdt}}`; `{{name | grouped}}` shows a number with
+// thousands separators (1000 → "1,000"), as a person writes an amount in prose.
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)\s*(?:\|\s*(grouped)\s*)?\}\}/g;
+
+/** `"10000.5"` → `"10,000.5"`. */
+function grouped(text: string): string {
+  const [whole, fraction] = text.split(".");
+  const withCommas = whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return fraction === undefined ? withCommas : `${withCommas}.${fraction}`;
+}
 
 /** The placeholder names (`x`, `contracts.usdt`, `token.symbol`) a text uses. */
 export function placeholderNames(text: string): string[] {
@@ -38,7 +47,7 @@ export function resolvePlaceholder(
 }
 
 /**
- * Fills `{{param}}`, `{{contracts.<key>}}` and `{{agent}}` placeholders (SPEC.md §7: the format of
+ * Fills `{{param}}`, `{{param | grouped}}`, `{{contracts.<key>}}` and `{{agent}}` placeholders (SPEC.md §7: the format of
  * gold responses and `scripted:` files). An unknown placeholder throws: a spec or script that names
  * nothing is a harness fault, caught at load for specs.
  */
@@ -47,9 +56,9 @@ export function fillPlaceholders(
   instance: Pick<Instance, "params">,
   world: Pick<World, "contracts" | "agent">,
 ): string {
-  return text.replace(PLACEHOLDER, (whole, path: string) => {
+  return text.replace(PLACEHOLDER, (whole, path: string, format: string | undefined) => {
     const value = resolvePlaceholder(path, instance.params, world);
     if (value === undefined) throw new Error(`unknown placeholder ${whole}`);
-    return value;
+    return format === "grouped" ? grouped(value) : value;
   });
 }

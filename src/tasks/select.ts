@@ -1,16 +1,25 @@
 import { didYouMean } from "../didYouMean.ts";
 import { UsageError } from "../runOptions.ts";
-import type { LoadedTask } from "./load.ts";
+import type { BrokenTask, LoadedTask } from "./load.ts";
 
 /**
  * The tasks a run covers: `--split` (atomic, composite or all) and `--tasks id,id`.
+ * @throws {TaskSpecError} when the run would include a task whose file is broken (`tasks.broken`,
+ *   from loadTasks): named by `--tasks`, or any broken task when `--tasks` is not given.
  * @throws {UsageError} when `--tasks` names an id no task spec has.
  */
 export function selectTasks(
-  tasks: LoadedTask[],
+  tasks: LoadedTask[] & { broken?: BrokenTask[] },
   options: { split: "atomic" | "composite" | "all"; tasks: string[] },
 ): LoadedTask[] {
-  const known = new Set(tasks.map((t) => t.spec.id));
+  for (const b of tasks.broken ?? [])
+    if (
+      options.tasks.length === 0
+        ? options.split === "all" || b.split === options.split
+        : options.tasks.includes(b.id)
+    )
+      throw b.error;
+  const known = new Set([...tasks.map((t) => t.spec.id), ...(tasks.broken ?? []).map((b) => b.id)]);
   const unknown = options.tasks.filter((id) => !known.has(id));
   if (unknown.length > 0)
     throw new UsageError(`unknown task id(s): ${unknown.join(", ")}${didYouMean(unknown[0]!, [...known])}`);

@@ -14,7 +14,9 @@ export type ParameterSpec =
   | { type: "fresh_address" }
   | { type: "fresh_account"; description?: string }
   | { type: "text"; minLength: number; maxLength: number; alphabet?: string }
-  | { type: "derived"; expr: string; display?: "integer" | "units" | "text"; decimals?: number };
+  | { type: "derived"; expr: string; display?: "integer" | "units" | "text"; decimals?: number }
+  /** A fixed amount the task both plants (pre-state) and tells (facts): one source for both. */
+  | { type: "fixed"; value: string };
 
 /** Answer field types of TASKS.md §0 "Atomic query tasks". */
 export type AnswerFieldType = "wei" | "int" | "addr" | "str";
@@ -59,23 +61,24 @@ export type TaskSpec = {
   optimal_steps?: number;
   /** Composite: the round budget is `optimal_steps × max_rounds_multiplier`. */
   max_rounds_multiplier?: number;
-  /** Gold responses: `response` (atomic), or `plan` and `rounds` (composite). */
+  /**
+   * Gold responses, read from the task folder (never written in task.json): `response` (atomic,
+   * from gold.ts), or `plan` and `rounds` (composite, from gold/).
+   */
   reference?: { response?: string; plan?: string; rounds?: string[] };
 };
 
 /** A loaded spec: the parsed file plus where it came from. */
 export type LoadedTaskSpec = TaskSpec & {
-  /** Path relative to the project root, e.g. `tasks/atomic/erc20/erc20_transfer_fixed.json`. */
+  /** Path relative to the project root, e.g. `tasks/atomic/erc20_transfer_fixed/task.json`. */
   file: string;
-  /** sha256 of the file's bytes (recorded in the run manifest). */
+  /** sha256 of task.json and the gold files (recorded in the run manifest). */
   sha256: string;
 };
 
-/**
- * A parameter's value: decimal amounts stay strings as sampled (`"12.5"`, token units), integers are
- * bigint, addresses are EIP-55 strings, a pick of objects is an object of such values.
- */
-export type ParamValue = string | bigint | { [field: string]: string | bigint };
+import type { ParamValue } from "../expr/expr.ts";
+
+export type { ParamValue };
 
 /** A task spec made concrete by a seed (SPEC.md §1). */
 export type Instance = {

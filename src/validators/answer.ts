@@ -1,4 +1,4 @@
-import type { Value } from "../tasks/expr.ts";
+import type { Value } from "../expr/expr.ts";
 import type { AnswerFieldType } from "../tasks/types.ts";
 
 /**

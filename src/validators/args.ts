@@ -1,6 +1,6 @@
-import type { Expr } from "../tasks/expr.ts";
-import { compileExpr } from "../tasks/validateExpr.ts";
-import { ALL_FUNCTIONS } from "./chainScope.ts";
+import { ALL_FUNCTIONS } from "../expr/chainScope.ts";
+import type { Expr } from "../expr/expr.ts";
+import { compileExpr } from "../expr/validate.ts";
 import { CheckArgsError, type CheckCompileContext } from "./types.ts";
 
 /** Compiles the expression in `args[field]`, or throws {@link CheckArgsError} naming the field. */

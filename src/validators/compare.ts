@@ -1,4 +1,4 @@
-import type { Value } from "../tasks/expr.ts";
+import type { Value } from "../expr/expr.ts";
 import { CheckArgsError } from "./types.ts";
 
 export type CompareOp = "eq" | "gte" | "lte" | "gt" | "lt";

@@ -1,8 +1,7 @@
 import { type Address, type PublicClient, parseAbi } from "viem";
-import { formatUnits } from "../tasks/decimal.ts";
+import { formatUnits } from "../expr/decimal.ts";
 import type { World } from "../world/world.ts";
-import { allowOnly } from "./args.ts";
-import { CheckArgsError, type CheckFactory } from "./types.ts";
+import { CheckArgsError, defineCheck } from "./types.ts";
 
 const abi = parseAbi([
   "function balanceOf(address) view returns (uint256)",
@@ -135,29 +134,41 @@ export function describeHoldingChanges(before: Holdings, after: Holdings): strin
  * not named, may fall by exactly the fees the agent paid (G). Allowances are not holdings.
  * Args: `{ except: [holding keys the task names] }`.
  */
-export const holdingsUnchanged: CheckFactory = (args) => {
-  allowOnly(args, ["except"]);
-  const except = args.except ?? [];
-  if (!Array.isArray(except) || !except.every((k) => (HOLDING_KEYS as readonly string[]).includes(k)))
-    throw new CheckArgsError("except", `must list holding keys among ${HOLDING_KEYS.join(", ")}`);
-  const named = new Set(except as HoldingKey[]);
-  return {
-    prepare: (ctx) => readHoldings(ctx.client, ctx.world),
-    async evaluate(ctx, prepared) {
-      const before = prepared as Holdings;
-      const after = await readHoldings(ctx.client, ctx.world);
-      const wrong: string[] = [];
-      for (const key of HOLDING_KEYS) {
-        if (named.has(key)) continue;
-        const expected = key === "bnb" ? before.bnb - ctx.feesPaid : before[key];
-        if (after[key] !== expected) wrong.push(`${key}: expected ${expected}, found ${after[key]}`);
-      }
-      return wrong.length === 0
-        ? {
-            passed: true,
-            detail: `holdings not named by the task are unchanged (BNB less fees ${ctx.feesPaid})`,
-          }
-        : { passed: false, detail: `unnamed holdings changed: ${wrong.join("; ")}` };
+export const holdingsUnchanged = defineCheck({
+  description:
+    "G1: every agent holding the task does not name is unchanged at final (BNB may fall by the fees).",
+  args: {
+    except: {
+      type: "array",
+      items: { enum: [...HOLDING_KEYS] },
+      uniqueItems: true,
+      description: "the holdings the task names",
     },
-  };
-};
+  },
+  example: { except: ["usdt", "busd"] },
+  build: (args) => {
+    const except = args.except ?? [];
+    if (!Array.isArray(except) || !except.every((k) => (HOLDING_KEYS as readonly string[]).includes(k)))
+      throw new CheckArgsError("except", `must list holding keys among ${HOLDING_KEYS.join(", ")}`);
+    const named = new Set(except as HoldingKey[]);
+    return {
+      prepare: (ctx) => readHoldings(ctx.client, ctx.world),
+      async evaluate(ctx, prepared) {
+        const before = prepared as Holdings;
+        const after = await readHoldings(ctx.client, ctx.world);
+        const wrong: string[] = [];
+        for (const key of HOLDING_KEYS) {
+          if (named.has(key)) continue;
+          const expected = key === "bnb" ? before.bnb - ctx.feesPaid : before[key];
+          if (after[key] !== expected) wrong.push(`${key}: expected ${expected}, found ${after[key]}`);
+        }
+        return wrong.length === 0
+          ? {
+              passed: true,
+              detail: `holdings not named by the task are unchanged (BNB less fees ${ctx.feesPaid})`,
+            }
+          : { passed: false, detail: `unnamed holdings changed: ${wrong.join("; ")}` };
+      },
+    };
+  },
+});

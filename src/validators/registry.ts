@@ -1,45 +1,76 @@
 import type { CheckSpec } from "../tasks/types.ts";
 import { allowanceSpent } from "./allowanceSpent.ts";
 import { answerEquals, answerFormat } from "./answerChecks.ts";
+import { allowOnly } from "./args.ts";
 import { holdingsUnchanged } from "./holdings.ts";
 import { addLiquidity, calldataArg, eventEmitted } from "./logChecks.ts";
 import { allowanceIs, nativeBalanceDelta, stateDelta, stateIs, tokenBalanceDelta } from "./stateChecks.ts";
 import { selectorIn, txInput, txSucceeded, txTo, txValue } from "./txChecks.ts";
-import { type Check, CheckArgsError, type CheckCompileContext, type CheckFactory } from "./types.ts";
+import {
+  type Check,
+  CheckArgsError,
+  type CheckCompileContext,
+  type CheckDefinition,
+  defineCheck,
+} from "./types.ts";
 
 /**
  * `all`: one weighted check that holds iff every sub-check holds (a ★ effect often has two parts,
  * e.g. "recipient +x and sender −x"). Args: `{ checks: [{ check, args }] }`.
  */
-const all: CheckFactory = (args, compile) => {
-  const subs = args.checks;
-  if (!Array.isArray(subs) || subs.length === 0)
-    throw new CheckArgsError("checks", "must be a non-empty list of checks");
-  const parts = subs.map((sub, i) => {
-    try {
-      return buildCheck(sub as CheckSpec, compile);
-    } catch (error) {
-      if (error instanceof CheckArgsError)
-        throw new CheckArgsError(`checks[${i}].${error.field}`, error.message);
-      throw error;
-    }
-  });
-  return {
-    prepare: async (ctx) => Promise.all(parts.map((p) => p.prepare?.(ctx))),
-    async evaluate(ctx, prepared) {
-      const results = [];
-      for (const [i, part] of parts.entries())
-        results.push(await part.evaluate(ctx, (prepared as unknown[])[i]));
-      return {
-        passed: results.every((r) => r.passed),
-        detail: results.map((r) => `${r.passed ? "✓" : "✗"} ${r.detail}`).join("; "),
-      };
+const all = defineCheck({
+  description: "Holds iff every sub-check holds (one weight for a two-part effect).",
+  args: {
+    checks: {
+      type: "array",
+      minItems: 1,
+      items: { $ref: "#/definitions/check" },
+      description: "sub-checks ({ check, args })",
     },
-  };
-};
+  },
+  required: ["checks"],
+  example: {
+    checks: [
+      { check: "tokenBalanceDelta", args: { token: "contracts.usdt", account: "to", expected: "wei(x)" } },
+      {
+        check: "tokenBalanceDelta",
+        args: { token: "contracts.usdt", account: "agent", expected: "-wei(x)" },
+      },
+    ],
+  },
+  build: (args, compile) => {
+    const subs = args.checks;
+    if (!Array.isArray(subs) || subs.length === 0)
+      throw new CheckArgsError("checks", "must be a non-empty list of checks");
+    const parts = subs.map((sub, i) => {
+      try {
+        return buildCheck(sub as CheckSpec, compile);
+      } catch (error) {
+        if (error instanceof CheckArgsError)
+          throw new CheckArgsError(`checks[${i}].${error.field}`, error.message);
+        throw error;
+      }
+    });
+    return {
+      prepare: async (ctx) => Promise.all(parts.map((p) => p.prepare?.(ctx))),
+      async evaluate(ctx, prepared) {
+        const results = [];
+        for (const [i, part] of parts.entries())
+          results.push(await part.evaluate(ctx, (prepared as unknown[])[i]));
+        return {
+          passed: results.every((r) => r.passed),
+          detail: results.map((r) => `${r.passed ? "✓" : "✗"} ${r.detail}`).join("; "),
+        };
+      },
+    };
+  },
+});
 
-/** Every check factory a task spec may name (`"check": "<name>"`). */
-export const CHECK_FACTORIES: Record<string, CheckFactory> = {
+/**
+ * Every check a task spec may name (`"check": "<name>"`). results.json reports each check under the
+ * spec's `name` (default: this key), so keys and names stay stable once published.
+ */
+export const CHECKS: Record<string, CheckDefinition> = {
   txSucceeded,
   txTo,
   selectorIn,
@@ -61,13 +92,17 @@ export const CHECK_FACTORIES: Record<string, CheckFactory> = {
 };
 
 function buildCheck(spec: CheckSpec, compile: CheckCompileContext): Pick<Check, "prepare" | "evaluate"> {
-  const factory = CHECK_FACTORIES[spec.check];
-  if (!factory)
+  const definition = CHECKS[spec.check];
+  if (!definition)
     throw new CheckArgsError(
       "check",
-      `unknown check '${spec.check}' (known: ${Object.keys(CHECK_FACTORIES).join(", ")})`,
+      `unknown check '${spec.check}' (known: ${Object.keys(CHECKS).join(", ")})`,
     );
-  return factory(spec.args ?? {}, compile);
+  const args = spec.args ?? {};
+  allowOnly(args, Object.keys(definition.args));
+  for (const field of definition.required ?? [])
+    if (args[field] === undefined) throw new CheckArgsError(field, "is required");
+  return definition.build(args, compile);
 }
 
 /**

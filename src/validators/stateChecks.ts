@@ -1,6 +1,5 @@
-import { asBigInt, type Expr, evaluateExpr, formatExpr, parseExpr, type Value } from "../tasks/expr.ts";
+import { asBigInt, type Expr, evaluateExpr, formatExpr, parseExpr, type Value } from "../expr/expr.ts";
 import { allowOnly, exprArg } from "./args.ts";
-import { scopeOf } from "./chainScope.ts";
 import {
   type CompareOp,
   compareValues,
@@ -9,7 +8,8 @@ import {
   parseTolerance,
   type Tolerance,
 } from "./compare.ts";
-import { CheckArgsError, type CheckCompileContext, type CheckFactory } from "./types.ts";
+import { scopeOf } from "./scopeOf.ts";
+import { CheckArgsError, type CheckCompileContext, type CheckFactory, defineCheck } from "./types.ts";
 
 type DeltaOptions = {
   read: Expr;
@@ -84,25 +84,73 @@ const common = (args: Record<string, unknown>) => {
  * (evaluated at `pre`). Args: `{ read: expr, expected: expr, op?, tolerance?, plusFee? }`;
  * `plusFee` adds the agent's fees back (ΔBNB(A) + fee).
  */
-export const stateDelta: CheckFactory = (args, compile) => {
-  allowOnly(args, ["read", "expected", "op", "tolerance", "plusFee", "expectedAt"]);
-  return deltaCheck({
-    read: exprArg(args, "read", compile),
-    expected: exprArg(args, "expected", compile),
-    ...common(args),
-    plusFee: args.plusFee === true,
-  });
-};
+export const stateDelta = defineCheck({
+  description: "The change of any readable quantity between pre and post compares with `expected`.",
+  args: {
+    read: {
+      $ref: "#/definitions/expr",
+      description: "the quantity, e.g. staked(contracts.simple_staking, agent)",
+    },
+    expected: { $ref: "#/definitions/expr", description: "the change" },
+    op: {
+      enum: ["eq", "gte", "lte", "gt", "lt"],
+      description: "comparison of actual with expected (default eq)",
+    },
+    tolerance: {
+      type: "string",
+      pattern: "^(\\d+(\\.\\d{1,4})?%|\\d+)$",
+      description: 'relative ("0.01%") or absolute raw units ("1000")',
+    },
+    plusFee: { type: "boolean", description: "add the fees the agent paid back to the observed change" },
+    expectedAt: {
+      enum: ["pre", "post"],
+      description:
+        "composite: evaluate expected at init (pre, default) or final (post, e.g. with transferred())",
+    },
+  },
+  required: ["read", "expected"],
+  example: { read: "staked(contracts.simple_staking, agent)", expected: "wei(x)" },
+  build: (args, compile) => {
+    return deltaCheck({
+      read: exprArg(args, "read", compile),
+      expected: exprArg(args, "expected", compile),
+      ...common(args),
+      plusFee: args.plusFee === true,
+    });
+  },
+});
 
 /** A quantity read at `post` compared with `expected` (evaluated at `pre`). Args: `{ read, expected, op?, tolerance? }`. */
-export const stateIs: CheckFactory = (args, compile) => {
-  allowOnly(args, ["read", "expected", "op", "tolerance", "expectedAt"]);
-  return isCheck({
-    read: exprArg(args, "read", compile),
-    expected: exprArg(args, "expected", compile),
-    ...common(args),
-  });
-};
+export const stateIs = defineCheck({
+  description: "A quantity read at post compares with `expected`.",
+  args: {
+    read: { $ref: "#/definitions/expr", description: "the quantity" },
+    expected: { $ref: "#/definitions/expr", description: "its value" },
+    op: {
+      enum: ["eq", "gte", "lte", "gt", "lt"],
+      description: "comparison of actual with expected (default eq)",
+    },
+    tolerance: {
+      type: "string",
+      pattern: "^(\\d+(\\.\\d{1,4})?%|\\d+)$",
+      description: 'relative ("0.01%") or absolute raw units ("1000")',
+    },
+    expectedAt: {
+      enum: ["pre", "post"],
+      description:
+        "composite: evaluate expected at init (pre, default) or final (post, e.g. with transferred())",
+    },
+  },
+  required: ["read", "expected"],
+  example: { read: "ownerOf(contracts.erc721_token, id)", expected: "to" },
+  build: (args, compile) => {
+    return isCheck({
+      read: exprArg(args, "read", compile),
+      expected: exprArg(args, "expected", compile),
+      ...common(args),
+    });
+  },
+});
 
 function sugar(args: Record<string, unknown>, fields: string[], compile: CheckCompileContext, read: string) {
   allowOnly(args, [...fields, "expected", "op", "tolerance", "plusFee", "expectedAt"]);
@@ -111,25 +159,105 @@ function sugar(args: Record<string, unknown>, fields: string[], compile: CheckCo
 }
 
 /** ERC-20 balance change of `account` in `token`. Args: `{ token, account, expected, op?, tolerance? }`. */
-export const tokenBalanceDelta: CheckFactory = (args, compile) => {
-  const o = sugar(args, ["token", "account"], compile, `tokenBalance(${args.token}, ${args.account})`);
-  return deltaCheck({ ...o, plusFee: false, label: `balanceOf(${args.account}) of ${args.token}` });
-};
+export const tokenBalanceDelta = defineCheck({
+  description: "The ERC-20 balance change of `account` in `token` compares with `expected`.",
+  args: {
+    token: { $ref: "#/definitions/expr", description: "ERC-20 address" },
+    account: { $ref: "#/definitions/expr", description: "holder" },
+    expected: { $ref: "#/definitions/expr", description: "change in wei (negative: spent)" },
+    op: {
+      enum: ["eq", "gte", "lte", "gt", "lt"],
+      description: "comparison of actual with expected (default eq)",
+    },
+    tolerance: {
+      type: "string",
+      pattern: "^(\\d+(\\.\\d{1,4})?%|\\d+)$",
+      description: 'relative ("0.01%") or absolute raw units ("1000")',
+    },
+    plusFee: { type: "boolean", description: "add the fees the agent paid back to the observed change" },
+    expectedAt: {
+      enum: ["pre", "post"],
+      description:
+        "composite: evaluate expected at init (pre, default) or final (post, e.g. with transferred())",
+    },
+  },
+  required: ["token", "account", "expected"],
+  example: { token: "contracts.usdt", account: "to", expected: "wei(x)" },
+  build: (args, compile) => {
+    const o = sugar(args, ["token", "account"], compile, `tokenBalance(${args.token}, ${args.account})`);
+    return deltaCheck({ ...o, plusFee: false, label: `balanceOf(${args.account}) of ${args.token}` });
+  },
+});
 
 /** Native (BNB) balance change of `account`; `plusFee: true` adds back the fee the agent paid. */
-export const nativeBalanceDelta: CheckFactory = (args, compile) => {
-  const o = sugar(args, ["account"], compile, `balance(${args.account})`);
-  return deltaCheck({ ...o, plusFee: args.plusFee === true, label: `BNB balance of ${args.account}` });
-};
+export const nativeBalanceDelta = defineCheck({
+  description:
+    "The BNB balance change of `account` compares with `expected`; `plusFee` adds back the agent's fee.",
+  args: {
+    account: { $ref: "#/definitions/expr", description: "holder" },
+    expected: { $ref: "#/definitions/expr", description: "change in wei" },
+    op: {
+      enum: ["eq", "gte", "lte", "gt", "lt"],
+      description: "comparison of actual with expected (default eq)",
+    },
+    tolerance: {
+      type: "string",
+      pattern: "^(\\d+(\\.\\d{1,4})?%|\\d+)$",
+      description: 'relative ("0.01%") or absolute raw units ("1000")',
+    },
+    plusFee: { type: "boolean", description: "add the fees the agent paid back to the observed change" },
+    expectedAt: {
+      enum: ["pre", "post"],
+      description:
+        "composite: evaluate expected at init (pre, default) or final (post, e.g. with transferred())",
+    },
+  },
+  required: ["account", "expected"],
+  example: { account: "agent", expected: "-wei(x)", plusFee: true },
+  build: (args, compile) => {
+    const o = sugar(args, ["account"], compile, `balance(${args.account})`);
+    return deltaCheck({ ...o, plusFee: args.plusFee === true, label: `BNB balance of ${args.account}` });
+  },
+});
 
 /** ERC-20 allowance at `post`. Args: `{ token, owner, spender, expected }`. */
-export const allowanceIs: CheckFactory = (args, compile) => {
-  const o = sugar(
-    args,
-    ["token", "owner", "spender"],
-    compile,
-    `allowance(${args.token}, ${args.owner}, ${args.spender})`,
-  );
-  if (args.plusFee !== undefined) throw new CheckArgsError("plusFee", "does not apply to allowances");
-  return isCheck({ ...o, label: `allowance(${args.owner} → ${args.spender})` });
-};
+export const allowanceIs = defineCheck({
+  description: "The ERC-20 allowance(owner, spender) at post compares with `expected`.",
+  args: {
+    token: { $ref: "#/definitions/expr", description: "ERC-20 address" },
+    owner: { $ref: "#/definitions/expr", description: "owner" },
+    spender: { $ref: "#/definitions/expr", description: "spender" },
+    expected: { $ref: "#/definitions/expr", description: "allowance in wei" },
+    op: {
+      enum: ["eq", "gte", "lte", "gt", "lt"],
+      description: "comparison of actual with expected (default eq)",
+    },
+    tolerance: {
+      type: "string",
+      pattern: "^(\\d+(\\.\\d{1,4})?%|\\d+)$",
+      description: 'relative ("0.01%") or absolute raw units ("1000")',
+    },
+    expectedAt: {
+      enum: ["pre", "post"],
+      description:
+        "composite: evaluate expected at init (pre, default) or final (post, e.g. with transferred())",
+    },
+  },
+  required: ["token", "owner", "spender", "expected"],
+  example: {
+    token: "contracts.usdt",
+    owner: "agent",
+    spender: "contracts.pancake_router",
+    expected: "wei(x)",
+  },
+  build: (args, compile) => {
+    const o = sugar(
+      args,
+      ["token", "owner", "spender"],
+      compile,
+      `allowance(${args.token}, ${args.owner}, ${args.spender})`,
+    );
+    if (args.plusFee !== undefined) throw new CheckArgsError("plusFee", "does not apply to allowances");
+    return isCheck({ ...o, label: `allowance(${args.owner} → ${args.spender})` });
+  },
+});

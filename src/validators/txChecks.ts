@@ -1,102 +1,140 @@
-import { evaluateExpr, formatExpr } from "../tasks/expr.ts";
-import { allowOnly, exprArg, optionalExprArg } from "./args.ts";
-import { scopeOf } from "./chainScope.ts";
+import { evaluateExpr, formatExpr } from "../expr/expr.ts";
+import { exprArg, optionalExprArg } from "./args.ts";
 import { compareValues, describeComparison, parseTolerance } from "./compare.ts";
-import { CheckArgsError, type CheckFactory } from "./types.ts";
+import { scopeOf } from "./scopeOf.ts";
+import { CheckArgsError, defineCheck } from "./types.ts";
 
 const noTx = { passed: false, detail: "no transaction was sent" } as const;
 const preScope = scopeOf;
 
-/** `ok`: the transaction was mined with status 1 (TASKS.md §0 `std`). */
-export const txSucceeded: CheckFactory = (args) => {
-  allowOnly(args, []);
-  return {
-    async evaluate(ctx) {
-      if (!ctx.tx) return noTx;
-      if (ctx.tx.receipt.status === "success") return { passed: true, detail: "mined with status 1" };
-      return { passed: false, detail: `reverted${ctx.tx.revertReason ? `: ${ctx.tx.revertReason}` : ""}` };
-    },
-  };
-};
+/** the transaction was mined with status 1 (TASKS.md §0 `std`). */
+export const txSucceeded = defineCheck({
+  description: "The transaction was mined with status 1.",
+  args: {},
+  example: {},
+  build: () => {
+    return {
+      async evaluate(ctx) {
+        if (!ctx.tx) return noTx;
+        if (ctx.tx.receipt.status === "success") return { passed: true, detail: "mined with status 1" };
+        return { passed: false, detail: `reverted${ctx.tx.revertReason ? `: ${ctx.tx.revertReason}` : ""}` };
+      },
+    };
+  },
+});
 
-/** `to`: `tx.to` is the given address (case-insensitive). Args: `{ address: expr }`. */
-export const txTo: CheckFactory = (args, compile) => {
-  allowOnly(args, ["address"]);
-  const address = exprArg(args, "address", compile);
-  return {
-    prepare: async (ctx) => evaluateExpr(address, preScope(ctx)),
-    async evaluate(ctx, expected) {
-      if (!ctx.tx) return noTx;
-      const actual = ctx.tx.to ?? "(contract creation)";
-      return {
-        passed: compareValues(actual, "eq", expected as string, undefined),
-        detail: describeComparison("tx.to", actual, "eq", expected as string, undefined),
-      };
-    },
-  };
-};
+/** `tx.to` is the given address (case-insensitive). Args: `{ address: expr }`. */
+export const txTo = defineCheck({
+  description: "tx.to is the given address (case-insensitive).",
+  args: { address: { $ref: "#/definitions/expr", description: "the address the transaction must call" } },
+  required: ["address"],
+  example: { address: "contracts.usdt" },
+  build: (args, compile) => {
+    const address = exprArg(args, "address", compile);
+    return {
+      prepare: async (ctx) => evaluateExpr(address, preScope(ctx)),
+      async evaluate(ctx, expected) {
+        if (!ctx.tx) return noTx;
+        const actual = ctx.tx.to ?? "(contract creation)";
+        return {
+          passed: compareValues(actual, "eq", expected as string, undefined),
+          detail: describeComparison("tx.to", actual, "eq", expected as string, undefined),
+        };
+      },
+    };
+  },
+});
 
-/** `sel`: the calldata's first 4 bytes are in `selectors`; `"0x"` in the list allows empty calldata. */
-export const selectorIn: CheckFactory = (args) => {
-  allowOnly(args, ["selectors"]);
-  const selectors = args.selectors;
-  if (
-    !Array.isArray(selectors) ||
-    selectors.length === 0 ||
-    !selectors.every((s) => /^0x([0-9a-fA-F]{8})?$/.test(String(s)))
-  )
-    throw new CheckArgsError(
-      "selectors",
-      'must be a non-empty list of 4-byte selectors ("0x12345678") or "0x"',
-    );
-  const allowed = selectors.map((s: string) => s.toLowerCase());
-  return {
-    async evaluate(ctx) {
-      if (!ctx.tx) return noTx;
-      const input = ctx.tx.input.toLowerCase();
-      const selector = input.length >= 10 ? input.slice(0, 10) : input === "0x" ? "0x" : input;
-      return {
-        passed: allowed.includes(selector),
-        detail: `selector ${selector}, allowed ${allowed.join(" | ")}`,
-      };
+/** the calldata's first 4 bytes are in `selectors`; `"0x"` in the list allows empty calldata. */
+export const selectorIn = defineCheck({
+  description: 'The calldata\'s first 4 bytes are one of `selectors` ("0x" allows empty calldata).',
+  args: {
+    selectors: {
+      type: "array",
+      minItems: 1,
+      items: { type: "string", pattern: "^0x([0-9a-fA-F]{8})?$" },
+      description: "allowed 4-byte selectors",
     },
-  };
-};
+  },
+  required: ["selectors"],
+  example: { selectors: ["0xa9059cbb"] },
+  build: (args) => {
+    const selectors = args.selectors;
+    if (
+      !Array.isArray(selectors) ||
+      selectors.length === 0 ||
+      !selectors.every((s) => /^0x([0-9a-fA-F]{8})?$/.test(String(s)))
+    )
+      throw new CheckArgsError(
+        "selectors",
+        'must be a non-empty list of 4-byte selectors ("0x12345678") or "0x"',
+      );
+    const allowed = selectors.map((s: string) => s.toLowerCase());
+    return {
+      async evaluate(ctx) {
+        if (!ctx.tx) return noTx;
+        const input = ctx.tx.input.toLowerCase();
+        const selector = input.length >= 10 ? input.slice(0, 10) : input === "0x" ? "0x" : input;
+        return {
+          passed: allowed.includes(selector),
+          detail: `selector ${selector}, allowed ${allowed.join(" | ")}`,
+        };
+      },
+    };
+  },
+});
 
-/** `value`: the wei sent equals `expected` (evaluated at `pre`), within `tolerance`. */
-export const txValue: CheckFactory = (args, compile) => {
-  allowOnly(args, ["expected", "tolerance"]);
-  const expected = exprArg(args, "expected", compile);
-  const tolerance = parseTolerance(args.tolerance);
-  return {
-    prepare: async (ctx) => evaluateExpr(expected, preScope(ctx)),
-    async evaluate(ctx, want) {
-      if (!ctx.tx) return noTx;
-      const w = want as bigint;
-      return {
-        passed: compareValues(ctx.tx.value, "eq", w, tolerance),
-        detail: describeComparison("tx.value (wei)", ctx.tx.value, "eq", w, tolerance),
-      };
+/** the wei sent equals `expected` (evaluated at `pre`), within `tolerance`. */
+export const txValue = defineCheck({
+  description: "The wei the transaction sends equals `expected` (evaluated at pre).",
+  args: {
+    expected: { $ref: "#/definitions/expr", description: "wei" },
+    tolerance: {
+      type: "string",
+      pattern: "^(\\d+(\\.\\d{1,4})?%|\\d+)$",
+      description: 'relative ("0.01%") or absolute raw units ("1000")',
     },
-  };
-};
+  },
+  required: ["expected"],
+  example: { expected: "wei(x)" },
+  build: (args, compile) => {
+    const expected = exprArg(args, "expected", compile);
+    const tolerance = parseTolerance(args.tolerance);
+    return {
+      prepare: async (ctx) => evaluateExpr(expected, preScope(ctx)),
+      async evaluate(ctx, want) {
+        if (!ctx.tx) return noTx;
+        const w = want as bigint;
+        return {
+          passed: compareValues(ctx.tx.value, "eq", w, tolerance),
+          detail: describeComparison("tx.value (wei)", ctx.tx.value, "eq", w, tolerance),
+        };
+      },
+    };
+  },
+});
 
-/** `input`: the calldata equals `expected` exactly (hex, case-insensitive). */
-export const txInput: CheckFactory = (args, compile) => {
-  allowOnly(args, ["expected"]);
-  const expected = exprArg(args, "expected", compile);
-  return {
-    prepare: async (ctx) => evaluateExpr(expected, preScope(ctx)),
-    async evaluate(ctx, want) {
-      if (!ctx.tx) return noTx;
-      const passed = ctx.tx.input.toLowerCase() === String(want).toLowerCase();
-      return {
-        passed,
-        detail: `tx input ${passed ? "matches" : `is ${ctx.tx.input}, expected ${want}`} (${formatExpr(expected)})`,
-      };
-    },
-  };
-};
+/** the calldata equals `expected` exactly (hex, case-insensitive). */
+export const txInput = defineCheck({
+  description: "The calldata equals `expected` exactly (hex, case-insensitive).",
+  args: { expected: { $ref: "#/definitions/expr", description: "hex calldata" } },
+  required: ["expected"],
+  example: { expected: "utf8(msg)" },
+  build: (args, compile) => {
+    const expected = exprArg(args, "expected", compile);
+    return {
+      prepare: async (ctx) => evaluateExpr(expected, preScope(ctx)),
+      async evaluate(ctx, want) {
+        if (!ctx.tx) return noTx;
+        const passed = ctx.tx.input.toLowerCase() === String(want).toLowerCase();
+        return {
+          passed,
+          detail: `tx input ${passed ? "matches" : `is ${ctx.tx.input}, expected ${want}`} (${formatExpr(expected)})`,
+        };
+      },
+    };
+  },
+});
 
 /** Optional arg helper re-exported for factories that accept an optional address. */
 export { optionalExprArg };

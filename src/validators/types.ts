@@ -70,6 +70,27 @@ export type CheckFactory = (
   compile: CheckCompileContext,
 ) => Pick<Check, "prepare" | "evaluate">;
 
+/** A JSON Schema fragment for one check argument (draft-07; `#/definitions/expr` is an expression). */
+export type ArgSchema = Record<string, unknown>;
+
+/**
+ * A check as a task file names it: what it tests (one line), its arguments' schemas (the task
+ * JSON Schema is generated from these: scripts/task-schema.ts), an example `args`, and the factory.
+ * The registry rejects an argument `args` does not declare before `build` runs.
+ */
+export type CheckDefinition = {
+  description: string;
+  args: Record<string, ArgSchema>;
+  required?: string[];
+  example: Record<string, unknown>;
+  build: CheckFactory;
+};
+
+/** Declares a check (identity; gives the literal its type). */
+export function defineCheck(definition: CheckDefinition): CheckDefinition {
+  return definition;
+}
+
 /** A bad check argument, naming the field below `args` (e.g. `token`). */
 export class CheckArgsError extends Error {
   override name = "CheckArgsError";

@@ -43,7 +43,11 @@ export default async function setup(project: TestProject) {
       spare.pop() ?? (await bootForkInstance({ url, fork: manifest, expect: forkWorld })).handle;
     const texts = loadTasks().map((t) => ({
       id: t.spec.id,
-      text: readFileSync(path.join(PROJECT_ROOT, t.spec.file), "utf8"),
+      // The spec and its gold answer (gold.ts / gold/ sit beside task.json since issue 15).
+      text: [
+        readFileSync(path.join(PROJECT_ROOT, t.spec.file), "utf8"),
+        ...Object.values(t.spec.reference ?? {}).flat(),
+      ].join("\n"),
     }));
     const skipped = tasksToSkip(first.report.requirements, texts);
     project.provide("fork", { manifest, world: forkWorld, report: first.report, skipped });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from "vitest";
 import { resolveModel } from "../../src/models/resolve.ts";
+import type { ModelClient } from "../../src/models/types.ts";
 import { runAttempt } from "../../src/protocol/attempt.ts";
 import type { InstanceResult } from "../../src/reporting/types.ts";
 import { instantiate } from "../../src/tasks/instantiate.ts";
@@ -8,12 +9,16 @@ import { type AnvilPool, createAnvilPool } from "../../src/world/pool.ts";
 import { loadWorld } from "../../src/world/world.ts";
 
 export const world = loadWorld();
-export const tasks: LoadedTask[] = loadTasks();
+const loaded = loadTasks();
+// A broken task file fails every suite that uses this helper, naming file:line:column: a test run
+// must not silently skip it.
+if (loaded.broken.length > 0) throw loaded.broken[0]!.error;
+export const tasks: LoadedTask[] = loaded;
 export const taskById = new Map(tasks.map((t) => [t.spec.id, t]));
 
 /**
  * Boots a pool of world Anvils for the calling test file and returns `attempt(taskId, model, seed)`,
- * which runs one real atomic attempt (sandbox, guard, signing, checks) on a leased instance.
+ * which runs one real attempt (atomic or composite) (sandbox, guard, signing, checks) on a leased instance.
  */
 export function useAttempts(size = 2) {
   let pool: AnvilPool;
@@ -24,13 +29,24 @@ export function useAttempts(size = 2) {
   afterAll(async () => {
     await pool?.stop();
   });
-  return async function attempt(taskId: string, model: string, seed = 1, epoch = 0): Promise<InstanceResult> {
+  return async function attempt(
+    taskId: string,
+    model: string | ModelClient,
+    seed = 1,
+    epoch = 0,
+  ): Promise<InstanceResult> {
     const task = taskById.get(taskId);
     if (!task) throw new Error(`no task ${taskId}`);
     const instance = await instantiate(task.spec, { runSeed: seed, epoch, world });
     const lease = await pool.lease();
     try {
-      return await runAttempt({ task, instance, model: resolveModel(model), world, chain: lease });
+      return await runAttempt({
+        task,
+        instance,
+        model: typeof model === "string" ? resolveModel(model) : model,
+        world,
+        chain: lease,
+      });
     } finally {
       lease.release();
     }

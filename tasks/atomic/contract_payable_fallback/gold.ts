@@ -1,0 +1,12 @@
+import { parseEther } from "ethers";
+
+export async function executeSkill(
+  providerUrl: string,
+  agentAddress: string,
+  deployedContracts: Record<string, string>,
+) {
+  return {
+    to: deployedContracts.fallback_receiver,
+    value: parseEther("{{x}}"),
+  };
+}

@@ -1,0 +1,17 @@
+import { encodeFunctionData, parseAbi } from "viem";
+
+export async function executeSkill(
+  providerUrl: string,
+  agentAddress: string,
+  deployedContracts: Record<string, string>,
+) {
+  const abi = parseAbi([
+    "function safeTransferFrom(address from, address to, uint256 id, uint256 value, bytes data)",
+  ]);
+  const data = encodeFunctionData({
+    abi,
+    functionName: "safeTransferFrom",
+    args: [agentAddress as `0x${string}`, "{{to}}" as `0x${string}`, BigInt("{{id}}"), BigInt("{{n}}"), "0x"],
+  });
+  return { to: deployedContracts.erc1155_token, data, value: 0n };
+}

@@ -1,0 +1,32 @@
+import { ethers } from "ethers";
+
+const ROUTER_ABI = [
+  "function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)",
+  "function swapExactTokensForETH(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)",
+];
+
+export async function executeSkill(
+  providerUrl: string,
+  agentAddress: string,
+  deployedContracts: Record<string, string>,
+) {
+  const provider = new ethers.JsonRpcProvider(providerUrl);
+  const router = new ethers.Contract(deployedContracts.pancake_router, ROUTER_ABI, provider);
+  const amountIn = ethers.parseUnits("{{x}}", 18); // USDT on BSC has 18 decimals
+  const path = [deployedContracts.usdt, deployedContracts.wbnb];
+  const amounts: bigint[] = await router.getAmountsOut(amountIn, path);
+  const amountOutMin = (amounts[amounts.length - 1] * 95n) / 100n; // 5 % slippage
+  const latest = await provider.getBlock("latest");
+  const deadline = BigInt(latest!.timestamp + 20 * 60);
+  return {
+    to: deployedContracts.pancake_router,
+    data: router.interface.encodeFunctionData("swapExactTokensForETH", [
+      amountIn,
+      amountOutMin,
+      path,
+      agentAddress,
+      deadline,
+    ]),
+    value: 0n,
+  };
+}

@@ -1,0 +1,14 @@
+import { ethers } from "ethers";
+
+export async function executeSkill(
+  providerUrl: string,
+  agentAddress: string,
+  deployedContracts: Record<string, string>,
+) {
+  const wbnb = new ethers.Interface(["function withdraw(uint256 wad)"]);
+  return {
+    to: deployedContracts.wbnb,
+    data: wbnb.encodeFunctionData("withdraw", [ethers.parseEther("{{x}}")]),
+    value: 0n,
+  };
+}

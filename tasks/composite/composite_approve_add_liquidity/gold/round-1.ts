@@ -1,0 +1,14 @@
+import { ethers } from "ethers";
+
+export async function executeSkill(
+  providerUrl: string,
+  agentAddress: string,
+  deployedContracts: Record<string, string>,
+) {
+  const amount = ethers.parseUnits("{{a}}", 18);
+  const erc20 = new ethers.Interface(["function approve(address spender, uint256 amount) returns (bool)"]);
+  return {
+    to: deployedContracts.usdt,
+    data: erc20.encodeFunctionData("approve", [deployedContracts.pancake_router, amount]),
+  };
+}

@@ -1,0 +1,9 @@
+import { parseEther } from "ethers";
+
+export async function executeSkill(
+  providerUrl: string,
+  agentAddress: string,
+  deployedContracts: Record<string, string>,
+) {
+  return { to: "{{addr1}}", value: parseEther("{{x1}}") };
+}

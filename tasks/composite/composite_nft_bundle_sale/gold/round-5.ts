@@ -1,0 +1,16 @@
+import { createPublicClient, http, parseAbi } from "viem";
+
+export async function executeSkill(
+  providerUrl: string,
+  agentAddress: string,
+  deployedContracts: Record<string, string>,
+) {
+  const client = createPublicClient({ transport: http(providerUrl) });
+  const owner = await client.readContract({
+    address: deployedContracts.erc721_token as `0x${string}`,
+    abi: parseAbi(["function ownerOf(uint256 tokenId) view returns (address)"]),
+    functionName: "ownerOf",
+    args: [2n],
+  });
+  return { answer: { owner_token2: owner } };
+}

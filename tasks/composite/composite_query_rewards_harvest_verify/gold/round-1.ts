@@ -1,0 +1,10 @@
+import { ethers } from "ethers";
+
+export async function executeSkill(
+  providerUrl: string,
+  agentAddress: string,
+  deployedContracts: Record<string, string>,
+) {
+  const iface = new ethers.Interface(["function harvest()"]);
+  return { to: deployedContracts.simple_reward_pool, data: iface.encodeFunctionData("harvest", []) };
+}

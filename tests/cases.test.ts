@@ -1,0 +1,76 @@
+import { afterAll, describe, expect, test } from "vitest";
+import type { InstanceResult } from "../src/reporting/types.ts";
+import { caseResponse, readCases } from "../src/tasks/cases.ts";
+import { tasks, useAttempts } from "./helpers/attempts.ts";
+import { caseModel, taskFolder } from "./helpers/cases.ts";
+
+// Every task's cases (tasks/<split>/<id>/cases/): wrong answers must stay under their bound (atomic:
+// below the pass mark; composite: base 0 and score 0), correct answers in other styles must score
+// exactly 100 on seeds 1 and 2. One test per task runs its cases one after another on one leased
+// chain, so the suite costs one attempt per case and no per-test set-up. The table printed at the
+// end counts, per check, how many wrong answers it rejected.
+// Four chains: this file carries most of the suite's attempts (the three former suites had 2 + 3 + 2).
+const attempt = useAttempts(4);
+const rejectedBy = new Map<string, number>();
+const count = (key: string) => rejectedBy.set(key, (rejectedBy.get(key) ?? 0) + 1);
+const cases = new Map(tasks.map((t) => [t.spec.id, readCases(taskFolder(t), t.spec.split)]));
+
+function shortfall(result: InstanceResult, c: ReturnType<typeof readCases>[number]): string | undefined {
+  const base = result.composite?.base;
+  const ok =
+    "below" in c.expect
+      ? result.score < c.expect.below
+      : result.score === c.expect.score && (c.expect.score !== 0 || base === undefined || base === 0);
+  if (ok) return undefined;
+  const failed = result.checks.filter((x) => (c.correct ? !x.passed : x.passed)).map((x) => x.name);
+  return `${c.name} (${c.kind}): score ${result.score}${base === undefined ? "" : `, base ${base}`}, expected ${
+    "below" in c.expect ? `below ${c.expect.below}` : c.expect.score
+  }; ${c.correct ? "failed" : "passed"} ${failed.join(", ") || "—"}${
+    result.failure ? `; failure ${result.failure.class}: ${result.failure.reason}` : ""
+  }`;
+}
+
+test("every task has at least three wrong-answer cases (issue 15)", () => {
+  const short = tasks
+    .map((t) => [t.spec.id, cases.get(t.spec.id)!.filter((c) => !c.correct).length] as const)
+    .filter(([, n]) => n < 3);
+  expect(short).toEqual([]);
+});
+
+describe.concurrent("every task's cases score as their front matter says", () => {
+  for (const task of tasks) {
+    const list = cases.get(task.spec.id)!;
+    if (list.length === 0) continue;
+    test(`${task.spec.id}: ${list.length} cases`, async () => {
+      const problems: string[] = [];
+      // An empty or prose-only case file would "fail" every check and prove nothing.
+      for (const c of list)
+        if (!/```/.test(caseResponse(c, task.spec.split === "atomic" ? "atomic" : "plan") ?? ""))
+          problems.push(`${c.name}: the response has no fenced block`);
+      for (const c of list) {
+        for (const seed of c.correct ? [1, 2] : [1]) {
+          const result = await attempt(task.spec.id, caseModel(c), seed);
+          // A conversation that ran out of files is a broken case, not a rejected answer.
+          if (result.failure?.class === "provider_error") {
+            problems.push(`${c.name}: ${result.failure.reason}`);
+            continue;
+          }
+          const problem = shortfall(result, c);
+          if (problem) problems.push(`seed ${seed}: ${problem}`);
+          if (c.correct) continue;
+          for (const check of result.checks) if (!check.passed) count(check.name);
+          if (result.failure && result.failure.class !== "checks_failed") count(`(${result.failure.class})`);
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+});
+
+afterAll(() => {
+  const rows = [...rejectedBy.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `  ${k.padEnd(28)} ${n}`);
+  const total = [...cases.values()].reduce((n, l) => n + l.length, 0);
+  console.log(`cases: ${total}; wrong answers rejected by check:\n${rows.join("\n")}`);
+});

@@ -1,0 +1,44 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { ModelProviderError } from "../../src/errors.ts";
+import type { ModelClient } from "../../src/models/types.ts";
+import { caseResponse, readCases, type TaskCase } from "../../src/tasks/cases.ts";
+import type { LoadedTask } from "../../src/tasks/load.ts";
+import { PROJECT_ROOT } from "../../src/tasks/load.ts";
+import { fillPlaceholders } from "../../src/tasks/placeholders.ts";
+import { tasks } from "./attempts.ts";
+
+/** A task's folder (absolute). */
+export function taskFolder(t: LoadedTask): string {
+  return path.join(PROJECT_ROOT, path.dirname(t.spec.file));
+}
+
+/** A model that answers with one case's files (placeholders filled), like `scripted:` does. */
+export function caseModel(c: TaskCase): ModelClient {
+  return {
+    id: `case:${c.name}`,
+    async generate({ instance, world, step, round }) {
+      const text = caseResponse(c, step, round);
+      if (text === undefined)
+        throw new ModelProviderError(`case ${c.path}: no response for ${step} ${round ?? ""}`.trim());
+      return { text: fillPlaceholders(text, instance, world) };
+    },
+  };
+}
+
+/**
+ * Writes a `scripted:` directory answering every atomic task that has the case `name` with it
+ * (`<id>.md`), e.g. every task's `wrong_amount`, for tests that need a weak model over many tasks.
+ */
+export function scriptedDirOfCases(
+  name: string,
+  dir = mkdtempSync(path.join(tmpdir(), "qb-cases-")),
+): string {
+  mkdirSync(dir, { recursive: true });
+  for (const t of tasks.filter((x) => x.spec.split === "atomic")) {
+    const c = readCases(taskFolder(t), "atomic").find((x) => x.name === name);
+    if (c) writeFileSync(path.join(dir, `${t.spec.id}.md`), caseResponse(c, "atomic")!);
+  }
+  return dir;
+}
