@@ -8,7 +8,7 @@ import {
   renderSummary,
   summarize,
 } from "../src/reporting/summary.ts";
-import type { ForkRecord, InstanceResult, RunResults, SkippedInstance } from "../src/reporting/types.ts";
+import type { ForkRecord, InstanceResult, RunResults, SkippedInstance } from "../src/results/types.ts";
 import { optionsFromEnvironment, type RunOptions } from "../src/runOptions.ts";
 import { loadTasks } from "../src/tasks/load.ts";
 import type { ForkContext } from "../src/world/fork/boot.ts";

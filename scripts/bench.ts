@@ -25,7 +25,7 @@ import readline from "node:readline";
 import { parseArgs } from "node:util";
 import { transform } from "esbuild";
 import { extractModule } from "../src/protocol/parse.ts";
-import type { InstanceResult } from "../src/reporting/types.ts";
+import type { InstanceResult } from "../src/results/types.ts";
 import { loadTasks, PROJECT_ROOT } from "../src/tasks/load.ts";
 import { startAnvil } from "../src/world/anvil.ts";
 import { primeWorldClock } from "../src/world/pool.ts";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { RunResults } from "./reporting/types.ts";
+import type { RunResults } from "./results/types.ts";
 import type { RunOptions } from "./runOptions.ts";
 import { PROJECT_ROOT } from "./tasks/load.ts";
 

@@ -10,7 +10,7 @@ import { scriptedModel } from "../src/models/scripted.ts";
 import type { ModelClient } from "../src/models/types.ts";
 import { runAttempt } from "../src/protocol/attempt.ts";
 import { chainClients } from "../src/protocol/chain.ts";
-import type { FailureClass, InstanceResult } from "../src/reporting/types.ts";
+import type { FailureClass, InstanceResult } from "../src/results/types.ts";
 import { ensureNetworkBarrier } from "../src/sandbox/networkBarrier.ts";
 import { instantiate } from "../src/tasks/instantiate.ts";
 import { type AnvilPool, createAnvilPool } from "../src/world/pool.ts";

@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import AjvModule from "ajv";
 import { describe, expect, test } from "vitest";
-import type { RunResults } from "../src/reporting/types.ts";
+import type { RunResults } from "../src/results/types.ts";
 import { ensureMemoryBarrier } from "../src/sandbox/memoryCgroup.ts";
 import { ensureNetworkBarrier } from "../src/sandbox/networkBarrier.ts";
 import { PROJECT_ROOT } from "../src/tasks/load.ts";
@@ -55,7 +55,7 @@ describe("npx questbench", () => {
       expect(i.prompt[1]!.content).toContain("deployedContracts");
     }
     const schema = JSON.parse(
-      readFileSync(path.join(PROJECT_ROOT, "src/reporting/results.schema.json"), "utf8"),
+      readFileSync(path.join(PROJECT_ROOT, "src/results/results.schema.json"), "utf8"),
     );
     const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
     expect(validate(results), JSON.stringify(validate.errors)).toBe(true);

@@ -23,7 +23,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ChainError } from "../src/errors.ts";
 import { localBsc } from "../src/protocol/chain.ts";
-import type { RunResults } from "../src/reporting/types.ts";
+import type { RunResults } from "../src/results/types.ts";
 import { parseRunFlags, UsageError } from "../src/runOptions.ts";
 import { PROJECT_ROOT } from "../src/tasks/load.ts";
 import { type AnvilHandle, startAnvil } from "../src/world/anvil.ts";
@@ -58,7 +58,7 @@ function questbench(args: string[], home: string) {
 
 const Ajv = AjvModule as unknown as typeof AjvModule.default;
 const validateResults = new Ajv({ allErrors: true, strict: false }).compile(
-  JSON.parse(readFileSync(path.join(PROJECT_ROOT, "src/reporting/results.schema.json"), "utf8")),
+  JSON.parse(readFileSync(path.join(PROJECT_ROOT, "src/results/results.schema.json"), "utf8")),
 );
 
 /** Reads `<dir>/results.json` and checks it against the committed results JSON Schema. */

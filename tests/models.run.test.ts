@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { RunResults } from "../src/reporting/types.ts";
+import type { RunResults } from "../src/results/types.ts";
 import { loadTasks, PROJECT_ROOT } from "../src/tasks/load.ts";
 import { selectTasks } from "../src/tasks/select.ts";
 import { loadWorld } from "../src/world/world.ts";

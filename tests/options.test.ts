@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { compositeMetrics } from "../src/reporting/metrics.ts";
 import { renderSandboxWarning, renderSummary, summarize } from "../src/reporting/summary.ts";
-import type { InstanceResult } from "../src/reporting/types.ts";
+import { compositeMetrics } from "../src/results/metrics.ts";
+import type { InstanceResult } from "../src/results/types.ts";
 import { DEFAULT_OPTIONS, optionsFromEnvironment, parseRunFlags } from "../src/runOptions.ts";
 
 describe("run options", () => {
@@ -64,14 +64,15 @@ describe("run options", () => {
 });
 
 describe("summary", () => {
+  let id = 0;
   const instance = (split: "atomic" | "composite", score: number) =>
-    ({ split, score, passed: score >= 60 }) as InstanceResult;
+    ({ taskId: `t${id++}`, split, score, passed: score >= 60 }) as InstanceResult;
   test("sums split totals and renders the table", () => {
     const summary = summarize([instance("atomic", 100), instance("atomic", 50), instance("composite", 70)]);
     expect(summary).toEqual({
-      atomic: { score: 150, max: 200, passed: 1, count: 2 },
-      composite: { score: 70, max: 100, passed: 1, count: 1 },
-      total: { score: 220, max: 300, passed: 2, count: 3 },
+      atomic: { score: 150, max: 200, passed: 1, count: 2, tasks: 2 },
+      composite: { score: 70, max: 100, passed: 1, count: 1, tasks: 1 },
+      total: { score: 220, max: 300, passed: 2, count: 3, tasks: 3 },
       compositeMetrics: null,
     });
     expect(renderSummary(summary, "reference")).toMatchInlineSnapshot(`

@@ -1,9 +1,10 @@
+import type { ChatMessage } from "../models/types.ts";
 import type { AnswerSpec, Instance } from "../tasks/types.ts";
 import type { World } from "../world/world.ts";
 import { CONTRACT_KEYS, type ContractKey } from "../world/world.ts";
 
-/** One chat message of an attempt's transcript. */
-export type ChatMessage = { role: "system" | "user" | "assistant"; content: string };
+// Kept for importers of the old home; the type lives with the model interface (src/models/types.ts).
+export type { ChatMessage };
 
 /** What each `deployedContracts` key is, one line each (TASKS.md §2.3: every key is described). */
 export const CONTRACT_DESCRIPTIONS: Record<ContractKey, string> = {

@@ -5,12 +5,12 @@ import { effectiveSampling } from "../models/providerModel.ts";
 import { resolveModelName } from "../models/registry.ts";
 import { isLocalModel } from "../models/resolve.ts";
 import { modelSettings } from "../models/settings.ts";
+import type { ForkRecord, RunManifest } from "../results/types.ts";
 import type { RunOptions } from "../runOptions.ts";
 import { ensureMemoryBarrier } from "../sandbox/memoryCgroup.ts";
 import { ensureNetworkBarrier } from "../sandbox/networkBarrier.ts";
 import { PROJECT_ROOT } from "../tasks/load.ts";
 import { anvilBinaryPath } from "../world/anvil.ts";
-import type { ForkRecord, RunManifest } from "./types.ts";
 
 function gitCommit(): string | null {
   try {

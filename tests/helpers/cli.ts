@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { InstanceResult, RunResults } from "../../src/reporting/types.ts";
+import type { InstanceResult, RunResults } from "../../src/results/types.ts";
 import { PROJECT_ROOT } from "../../src/tasks/load.ts";
 
 const bin = path.join(PROJECT_ROOT, "bin/questbench.mjs");

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import type { InstanceResult } from "../reporting/types.ts";
-import type { SamplingSettings } from "./types.ts";
+import type { SamplingSettings } from "../models/types.ts";
+import type { InstanceResult } from "../results/types.ts";
 
 /**
  * What a finished result must match to be kept by a rerun (resume): model name, run seed, epoch,
