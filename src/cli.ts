@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { BaseError } from "./errors.ts";
+import { phase } from "./run/phases.ts";
 import { DEFAULT_OPTIONS, parseRunFlags, UsageError } from "./runOptions.ts";
 
 const HELP = `Usage:
@@ -9,7 +10,7 @@ const HELP = `Usage:
              [--provider-concurrency N] [--cache on|off|replay] [--cache-dir DIR] [--budget USD] [--fresh]
              [--shard i/n] [--junit FILE] [--fork-url URL [--fork-block N|latest]]
       Run the benchmark (default: --model ${DEFAULT_OPTIONS.model} --split all --seed 1 --concurrency 2
-      --out ${DEFAULT_OPTIONS.out}). Models: reference, scripted:DIR, a registry alias (claude-sonnet,
+      --out .questbench/results/<model>). Models: reference, scripted:DIR, a registry alias (claude-sonnet,
       gpt-5, deepseek-v3.2, … see src/models/registry.json), openrouter/<id>, <provider>:<model-id>,
       openai-compatible:<baseURL>#<model>. Provider models: temperature 0.7, 16384 max tokens, key from
       the provider's variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, …), responses
@@ -33,6 +34,9 @@ const HELP = `Usage:
  * `process.exit`, so Vitest and Anvil shut down cleanly.
  */
 export async function runCli(argv: string[]): Promise<void> {
+  phase("process start", performance.timeOrigin);
+  phase("cli: node + tsx + cli loaded");
+  process.once("exit", () => phase("process exit"));
   try {
     if (argv.includes("--help") || argv.includes("-h")) {
       console.log(HELP);
@@ -51,8 +55,10 @@ export async function runCli(argv: string[]): Promise<void> {
     // A missing API key or an unknown model fails here, before Vitest and Anvil start.
     const { checkRunModel } = await import("./models/checkRunModel.ts");
     checkRunModel(options);
+    phase("cli: tasks loaded, model checked");
     const { runBenchmark } = await import("./runBenchmark.ts");
     const { exitCode, results } = await runBenchmark(options);
+    phase("cli: vitest closed");
     if (!results) console.error("questbench: no instance finished; see the errors above.");
     process.exitCode = exitCode || (results ? 0 : 1);
   } catch (error) {

@@ -87,3 +87,38 @@ export function renderSandboxWarning(sandbox: RunResults["manifest"]["sandbox"])
 export function renderCompositeMetrics(m: CompositeMetrics): string {
   return `Composite quality: K_act ${m.meanKAct} (failed ${m.meanKFailed}, queries ${m.meanKQuery}) · Eff ${m.effPct}% · 1st ${m.firstTryPct}% · ethers ${m.ethersPct}% · Δ mean ${m.overhead.mean}, over-optimal ${m.overhead.overOptimalPct}%, P90 ${m.overhead.p90}`;
 }
+
+/**
+ * Everything printed as a run ends, after the per-instance lines: the totals table, the instances
+ * below 100, those not started or skipped, resumed ones, a missing sandbox barrier, infra retries.
+ */
+export function renderRunEnd(
+  results: RunResults,
+  options: { model: string; budget?: number | undefined },
+): string {
+  const { instances, notStarted = [], skipped = [] } = results;
+  const lines = [renderSummary(results.summary, options.model)];
+  if (results.interrupted) lines.push("Interrupted: the totals cover the instances that finished.");
+  const shortfalls = renderShortfalls(instances);
+  if (shortfalls.length > 0) lines.push("Instances below 100:", ...shortfalls);
+  if (notStarted.length > 0)
+    lines.push(`Not started (--budget ${options.budget} USD): ${notStarted.map((n) => n.taskId).join(", ")}`);
+  if (skipped.length > 0)
+    lines.push(
+      `Skipped on the fork (pre-state not provisioned; not a model failure): ${skipped.length} instance(s), left out of the scores and maxima above (${skipped.length * 100} points).`,
+      ...skipped.map((s) => `  ${s.taskId} (epoch ${s.epoch}): ${s.reason}`),
+    );
+  const resumed = instances.filter((i) => i.resumed).length;
+  if (resumed > 0)
+    lines.push(
+      `Resumed: ${resumed} instance(s) kept from an earlier run into this --out (--fresh runs them again).`,
+    );
+  const sandboxWarning = renderSandboxWarning(results.manifest.sandbox);
+  if (sandboxWarning) lines.push(sandboxWarning);
+  const retries = instances.reduce((n, i) => n + (i.infraRetries ?? 0), 0);
+  if (retries > 0)
+    lines.push(
+      `Infrastructure retries: ${retries} attempt(s) run again after their Anvil instance failed (not scored).`,
+    );
+  return lines.join("\n");
+}

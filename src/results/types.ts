@@ -169,6 +169,11 @@ export type SkippedInstance = { taskId: string; epoch: number; reason: string };
 /** The whole of results.json. */
 export type RunResults = {
   schemaVersion: 1;
+  /**
+   * The run was interrupted (Ctrl-C, SIGTERM): `instances` holds those that finished; a rerun into
+   * the same `--out` keeps them and runs the rest. Absent for a run that ended.
+   */
+  interrupted?: boolean | undefined;
   manifest: RunManifest;
   summary: {
     atomic: SplitSummary;
