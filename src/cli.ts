@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { BaseError } from "./errors.ts";
 import { phase } from "./run/phases.ts";
-import { DEFAULT_OPTIONS, parseRunFlags, UsageError } from "./runOptions.ts";
+import { DEFAULT_OPTIONS, optionsFromVariables, parseRunFlags, UsageError } from "./runOptions.ts";
 
 const HELP = `Usage:
   questbench [--model M] [--split atomic|composite|all] [--tasks id,id] [--seed N]
@@ -44,7 +44,7 @@ export async function runCli(argv: string[]): Promise<void> {
     }
     if (argv[0] === "world") return await serve(argv.slice(1));
     if (argv[0] === "report") return await report(argv.slice(1));
-    const options = parseRunFlags(argv);
+    const options = parseRunFlags(argv, optionsFromVariables());
     // Fail fast on a bad spec or an unknown --tasks id, before Vitest and Anvil start.
     const [{ loadTasks }, { selectTasks }] = await Promise.all([
       import("./tasks/load.ts"),

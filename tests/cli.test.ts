@@ -38,7 +38,7 @@ describe("npx questbench", () => {
       memory: ensureMemoryBarrier(),
     });
     expect(Object.keys(results.manifest.taskFiles).length).toBeGreaterThanOrEqual(2);
-    expect(results.summary.atomic).toEqual({ score: 200, max: 200, passed: 2, count: 2 });
+    expect(results.summary.atomic).toEqual({ score: 200, max: 200, passed: 2, count: 2, tasks: 2 });
     expect(results.instances.map((i) => i.taskId)).toEqual(["bnb_transfer_basic", "erc20_transfer_fixed"]);
     for (const i of results.instances) {
       expect(i).toMatchObject({

@@ -37,15 +37,14 @@ export type CliRun = { code: number | null; signal: string | null; stdout: strin
 export function questbench(
   args: string[],
   onSpawn?: (pid: number) => void,
-  options: { detached?: boolean } = {},
+  options: { detached?: boolean; cwd?: string; onStdout?: (text: string) => void } = {},
 ): Promise<CliRun> {
   return new Promise<CliRun>((resolve) => {
     const child = spawn(process.execPath, [bin, ...args], {
-      cwd: PROJECT_ROOT,
+      cwd: options.cwd ?? PROJECT_ROOT,
       detached: options.detached ?? false,
       env: {
         ...process.env,
-        QUESTBENCH_OPTIONS: "",
         QUESTBENCH_MODEL: "",
         QUESTBENCH_CACHE_DIR: "",
         ANTHROPIC_API_KEY: "",
@@ -57,6 +56,7 @@ export function questbench(
     let stderr = "";
     child.stdout.on("data", (d) => {
       stdout += d;
+      options.onStdout?.(String(d));
     });
     child.stderr.on("data", (d) => {
       stderr += d;
