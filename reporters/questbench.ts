@@ -168,8 +168,8 @@ export default class QuestbenchReporter implements Reporter {
     const results: RunResults = {
       schemaVersion: 1,
       ...(interrupted ? { interrupted: true } : {}),
-      // Built once by the global setup; the task files are hashed again (watch mode edits them).
-      manifest: { ...manifest, taskFiles: taskFileHashes() },
+      // Built once by the global setup; under watch the task files are hashed again (edited since).
+      manifest: this.vitest.config.watch ? { ...manifest, taskFiles: taskFileHashes() } : manifest,
       summary: summarize(instances),
       instances,
       ...(this.notStarted.length > 0 ? { notStarted: this.notStarted } : {}),

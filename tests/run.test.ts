@@ -1,9 +1,8 @@
 import { spawn } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { PROJECT_ROOT } from "../src/tasks/load.ts";
-import { questbench, readInstanceLines, readResults, tmp } from "./helpers/cli.ts";
+import { projectCopy, questbench, readInstanceLines, readResults, tmp } from "./helpers/cli.ts";
 
 // The run engine end to end through the CLI: progress as instances finish, an interrupted run,
 // default folders per model, and watch mode re-scoring after a validator edit.
@@ -96,26 +95,6 @@ describe("default --out", () => {
     expect(b.instances[0]!.score).toBe(0);
   }, 240_000);
 });
-
-/** A copy of the project (node_modules linked) that a test may edit without touching the real one. */
-function projectCopy(): string {
-  const root = tmp("qb-project-");
-  for (const entry of [
-    "src",
-    "tasks",
-    "fixtures",
-    "reporters",
-    "tests/benchmark",
-    "vitest.config.ts",
-    "tsconfig.json",
-    "package.json",
-  ])
-    cpSync(path.join(PROJECT_ROOT, entry), path.join(root, entry), { recursive: true });
-  symlinkSync(path.join(PROJECT_ROOT, "node_modules"), path.join(root, "node_modules"));
-  // The sandbox runs model code as another user: it must be able to read the project (mkdtemp gives 0700).
-  chmodSync(root, 0o755);
-  return root;
-}
 
 describe("watch mode", () => {
   test("an edited validator re-scores the instance it affects (no resumed 100)", async () => {

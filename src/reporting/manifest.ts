@@ -7,7 +7,7 @@ import { isLocalModel } from "../models/resolve.ts";
 import { modelSettings } from "../models/settings.ts";
 import type { ForkRecord, RunManifest } from "../results/types.ts";
 import type { RunOptions } from "../runOptions.ts";
-import { loadTasks, PROJECT_ROOT } from "../tasks/load.ts";
+import { type LoadedTask, loadTasks, PROJECT_ROOT } from "../tasks/load.ts";
 import { anvilBinaryPath } from "../world/anvil.ts";
 import type { ForkContext } from "../world/fork/boot.ts";
 
@@ -32,8 +32,9 @@ function anvilVersion(): string {
   }
 }
 
-/** The task files of the run and their sha256, by path (the manifest's `taskFiles`). */
-export const taskFileHashes = () => Object.fromEntries(loadTasks().map((t) => [t.spec.file, t.spec.sha256]));
+/** The task files and their sha256, by path (the manifest's `taskFiles`). */
+export const taskFileHashes = (tasks: readonly LoadedTask[] = loadTasks()) =>
+  Object.fromEntries(tasks.map((t) => [t.spec.file, t.spec.sha256]));
 
 /** results.json `manifest.fork` from the fork the global setup provisioned. */
 export function forkRecord(fork: ForkContext): ForkRecord {
@@ -54,6 +55,7 @@ export function buildManifest(
   options: RunOptions,
   world: { worldId: string; chainId: number },
   sandbox: NonNullable<RunManifest["sandbox"]>,
+  taskFiles: Record<string, string>,
   fork?: ForkRecord | undefined,
 ): RunManifest {
   const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")) as {
@@ -66,7 +68,7 @@ export function buildManifest(
     epochs: options.epochs,
     model: options.model,
     split: options.split,
-    taskFiles: taskFileHashes(),
+    taskFiles,
     anvilVersion: anvilVersion(),
     worldId: world.worldId,
     chainId: world.chainId,

@@ -177,9 +177,9 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
     options.budget !== undefined && resolved?.price
       ? createBudget({ limitUsd: options.budget, spentUsd: () => model.stats?.().spentUsd ?? 0 })
       : undefined;
-  // Children booted ahead of need (one per attempt in flight, at most 8): with a slow model the boots
-  // happen while the provider thinks, off every execution's critical path.
-  setWarmSandboxChildren(Math.min(8, Math.max(2, options.concurrency)));
+  // Children booted ahead of need (one per attempt in flight, at most 8, no more than instances): with
+  // a slow model the boots happen while the provider thinks, off every execution's critical path.
+  setWarmSandboxChildren(Math.min(8, Math.max(2, options.concurrency), planned.length));
   exitWhenOrphaned();
   phase("worker: run planned (tasks loaded, model resolved)");
 

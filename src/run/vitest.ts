@@ -38,5 +38,8 @@ export function benchmarkTestConfig(options: RunOptions) {
     // A real model may think for minutes; the sandbox and the chain have their own limits.
     testTimeout: 15 * 60_000,
     hookTimeout: 120_000,
+    // Transformed modules are cached on disk between runs (keyed by content): most of a one-task
+    // run's fixed cost was Vite transforming the same ~100 files again (README "Performance").
+    experimental: { fsModuleCache: true, fsModuleCachePath: ".questbench/vitest-cache" },
   } satisfies InlineConfig;
 }

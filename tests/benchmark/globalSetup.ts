@@ -2,12 +2,13 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { checkRunModel } from "../../src/models/checkRunModel.ts";
-import { buildManifest, forkRecord } from "../../src/reporting/manifest.ts";
+import { buildManifest, forkRecord, taskFileHashes } from "../../src/reporting/manifest.ts";
 import { phase } from "../../src/run/phases.ts";
 import "../../src/run/vitest.ts";
 import { ensureMemoryBarrier } from "../../src/sandbox/memoryCgroup.ts";
 import { ensureNetworkBarrier } from "../../src/sandbox/networkBarrier.ts";
 import { loadTasks, PROJECT_ROOT } from "../../src/tasks/load.ts";
+import { planInstances, selectTasks } from "../../src/tasks/select.ts";
 import { type AnvilHandle, startAnvil } from "../../src/world/anvil.ts";
 import { bootForkInstance, type ForkContext, resolveFork } from "../../src/world/fork/boot.ts";
 import { tasksToSkip } from "../../src/world/fork/provision.ts";
@@ -26,6 +27,15 @@ export default async function setup(project: TestProject) {
   checkRunModel(options);
   // The one place the run installs the OS barriers around sandboxed code (docs/SECURITY.md).
   const sandbox = { network: ensureNetworkBarrier(), memory: ensureMemoryBarrier() };
+  const tasks = loadTasks();
+  // No more chains than instances: a one-task run boots one Anvil.
+  const size = Math.max(
+    1,
+    Math.min(
+      options.concurrency,
+      planInstances(selectTasks(tasks, options), options.epochs, options.shard).length,
+    ),
+  );
   const handles: AnvilHandle[] = [];
   const stop = () => Promise.all(handles.map((h) => h.stop()));
   let fork: ForkContext | null = null;
@@ -36,12 +46,12 @@ export default async function setup(project: TestProject) {
       const first = await bootForkInstance({ url, fork: manifest });
       handles.push(first.handle);
       const rest = await Promise.all(
-        Array.from({ length: options.concurrency - 1 }, () =>
+        Array.from({ length: size - 1 }, () =>
           bootForkInstance({ url, fork: manifest, expect: first.world }),
         ),
       );
       handles.push(...rest.map((r) => r.handle));
-      const texts = loadTasks().map((t) => ({
+      const texts = tasks.map((t) => ({
         id: t.spec.id,
         text: readFileSync(path.join(PROJECT_ROOT, t.spec.file), "utf8"),
       }));
@@ -51,7 +61,7 @@ export default async function setup(project: TestProject) {
       const world = loadWorld();
       handles.push(
         ...(await Promise.all(
-          Array.from({ length: options.concurrency }, () =>
+          Array.from({ length: size }, () =>
             startAnvil({ loadState: worldStatePath(), chainId: world.chainId }),
           ),
         )),
@@ -73,6 +83,7 @@ export default async function setup(project: TestProject) {
       options,
       { worldId: world.worldId, chainId: world.chainId },
       sandbox,
+      taskFileHashes(tasks),
       fork ? forkRecord(fork) : undefined,
     ),
   );

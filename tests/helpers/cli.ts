@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { InstanceResult, RunResults } from "../../src/results/types.ts";
@@ -109,4 +109,24 @@ export async function waitFor(condition: () => boolean, what: string, timeoutMs 
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await sleep(everyMs);
   }
+}
+
+/** A copy of the project (node_modules linked) that a test may edit without touching the real one. */
+export function projectCopy(): string {
+  const root = tmp("qb-project-");
+  for (const entry of [
+    "src",
+    "tasks",
+    "fixtures",
+    "reporters",
+    "tests/benchmark",
+    "vitest.config.ts",
+    "tsconfig.json",
+    "package.json",
+  ])
+    cpSync(path.join(PROJECT_ROOT, entry), path.join(root, entry), { recursive: true });
+  symlinkSync(path.join(PROJECT_ROOT, "node_modules"), path.join(root, "node_modules"));
+  // The sandbox runs model code as another user: it must be able to read the project (mkdtemp gives 0700).
+  chmodSync(root, 0o755);
+  return root;
 }
