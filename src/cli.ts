@@ -52,6 +52,7 @@ export async function runCli(argv: string[]): Promise<void> {
     ]);
     if (selectTasks(loadTasks(), options).length === 0)
       throw new UsageError(`no task matches --split ${options.split}`);
+    phase("cli: tasks loaded and selected");
     // A missing API key or an unknown model fails here, before Vitest and Anvil start.
     const { checkRunModel } = await import("./models/checkRunModel.ts");
     checkRunModel(options);
