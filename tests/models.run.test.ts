@@ -98,7 +98,7 @@ const alive = (pid: number) => {
   }
 };
 
-const perfect = (n: number) => ({ score: 100 * n, max: 100 * n, passed: n, count: n });
+const perfect = (n: number) => ({ score: 100 * n, max: 100 * n, passed: n, count: n, tasks: n });
 
 describe("real-model runs against the fake provider", () => {
   test("a missing API key is a one-line error naming the variable, before any chain starts", async () => {

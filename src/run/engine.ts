@@ -143,6 +143,11 @@ export type Run = {
   planned: PlannedInstance[];
   /** The run's Anvil pool, taking over the instances the global setup booted (`urls`). */
   createPool(urls: string[]): AnvilPool;
+  /**
+   * Ends the pool, leaving every instance at the world snapshot: the next run of the same Vitest
+   * session (watch mode) adopts them as they are instead of booting replacements.
+   */
+  closePool(pool: AnvilPool): Promise<void>;
   /** Runs (or resumes, skips, refuses) one planned instance; throws only on a harness bug. */
   runInstance(planned: PlannedInstance, chains: ChainSource): Promise<InstanceOutcome>;
 };
@@ -277,6 +282,11 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
                 (await bootForkInstance({ url: options.forkUrl!, fork: fork.manifest, expect: world })).handle
             : undefined,
       }),
+    closePool: async (pool) => {
+      // A lease reverts a used instance to the snapshot before handing it out.
+      await Promise.all(pool.urls.map(() => pool.lease())).catch(() => undefined);
+      await pool.stop();
+    },
     runInstance,
   };
 }

@@ -13,7 +13,7 @@ const bench = test
   // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern.
   .extend("pool", { scope: "worker" }, async ({}, { onCleanup }) => {
     const pool = run.createPool(inject("anvilUrls"));
-    onCleanup(() => pool.stop());
+    onCleanup(() => run.closePool(pool));
     await pool.start();
     return pool;
   })
