@@ -453,7 +453,13 @@ describe("npx questbench --fork-url", () => {
 
     test("scores 10700/10700 with the reference model", () => {
       expect(run.code, run.stderr.slice(-3000)).toBe(0);
-      expect(results.summary.total).toEqual({ score: 10700, max: 10700, passed: 107, count: 107, tasks: 107 });
+      expect(results.summary.total).toEqual({
+        score: 10700,
+        max: 10700,
+        passed: 107,
+        count: 107,
+        tasks: 107,
+      });
       expect(results.skipped).toBeUndefined();
       expect(run.stdout).toMatch(/Total\s+10700 \/ 10700\s+107 \/ 107/);
       console.log(
