@@ -83,6 +83,10 @@ export default class QuestbenchReporter implements Reporter {
   onTestModuleCollected(module: TestModule) {
     if (!isBenchmark(module.moduleId)) return;
     this.progress = { ...this.progress, total: this.progress.total + [...module.children.allTests()].length };
+    if (this.tty && this.settings.standalone) {
+      this.vitest.logger.outputStream.write(`\r\x1b[2K${renderTotals(this.progress, Date.now())}`);
+      this.live = true;
+    }
   }
 
   onTestCaseResult(testCase: TestCase) {
