@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
+import { modelSlug } from "../src/runOptions.ts";
 import { projectCopy, questbench, readInstanceLines, readResults, tmp } from "./helpers/cli.ts";
 
 // The run engine end to end through the CLI: progress as instances finish, an interrupted run,
@@ -86,9 +87,7 @@ describe("default --out", () => {
     );
     expect(scripted.stderr).not.toMatch(/Error/);
     const a = readResults(path.join(cwd, ".questbench/results/reference"));
-    const b = readResults(
-      path.join(cwd, `.questbench/results/${`scripted:${answers}`.replace(/[^A-Za-z0-9._-]+/g, "_")}`),
-    );
+    const b = readResults(path.join(cwd, ".questbench/results", modelSlug(`scripted:${answers}`)));
     expect(a.manifest.model).toBe("reference");
     expect(a.instances[0]!.score).toBe(100);
     expect(b.manifest.model).toBe(`scripted:${answers}`);
