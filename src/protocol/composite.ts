@@ -6,7 +6,6 @@ import type {
   InstanceResult,
   IntegrityViolationRecord,
   RoundRecord,
-  TransactionRecord,
 } from "../results/types.ts";
 import { describeHoldingChanges, readHoldings } from "../validators/holdings.ts";
 import { isPass } from "../validators/score.ts";
