@@ -1,148 +1,192 @@
 import { appendFileSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Reporter, TestCase, TestModule, Vitest } from "vitest/node";
-import { buildManifest } from "../src/reporting/manifest.ts";
+import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from "vitest/node";
+import { taskFileHashes } from "../src/reporting/manifest.ts";
 import {
-  renderSandboxWarning,
-  renderShortfalls,
-  renderSummary,
-  summarize,
-} from "../src/reporting/summary.ts";
-import type { ForkRecord, InstanceResult, RunResults, SkippedInstance } from "../src/reporting/types.ts";
-import { optionsFromEnvironment, type RunOptions } from "../src/runOptions.ts";
-import { loadTasks } from "../src/tasks/load.ts";
-import type { ForkContext } from "../src/world/fork/boot.ts";
-import { loadWorld } from "../src/world/world.ts";
+  feed,
+  type Progress,
+  renderFinishedLine,
+  renderTotals,
+  startProgress,
+} from "../src/reporting/progress.ts";
+import { renderRunEnd, summarize } from "../src/reporting/summary.ts";
+import type { NotStarted } from "../src/results/outcome.ts";
+import type { InstanceResult, RunResults, SkippedInstance } from "../src/results/types.ts";
+import { phase } from "../src/run/phases.ts";
+import "../src/run/vitest.ts";
+import { outDir, type RunOptions } from "../src/runOptions.ts";
 
-type NotStarted = NonNullable<RunResults["notStarted"]>[number];
-
-declare module "vitest" {
-  interface TaskMeta {
-    /** The instance result a benchmark test hands to this reporter. */
-    questbench?: InstanceResult;
-    /** An instance the benchmark test did not start (`--budget`). */
-    questbenchNotStarted?: NotStarted;
-    /** Fork mode: an instance skipped because its pre-state could not be provisioned. */
-    questbenchSkipped?: SkippedInstance;
-  }
-}
+const BENCHMARK_FILE = path.join("tests", "benchmark", "benchmark.test.ts");
+const isBenchmark = (moduleId: string) => moduleId.endsWith(BENCHMARK_FILE);
 
 /**
- * The benchmark's Vitest reporter: a thin adapter. It collects each test's `meta().questbench`,
- * appends it to `instances.jsonl` as soon as it finishes (a crash keeps every finished result), and
- * at the end writes `results.json`, rewrites `instances.jsonl` to exactly the run's instances, and
- * prints the split totals (rendering lives in src/reporting). A run resumes (any model, unless
- * `--fresh`): it keeps the earlier lines of `instances.jsonl` (the benchmark test hands back the results it kept, marked
- * `resumed`, and those are not appended again).
+ * The benchmark's Vitest reporter, an adapter: it reads each benchmark test's outcome (`meta().questbench`),
+ * appends its result to `instances.jsonl` as it finishes (a crash keeps every finished result),
+ * prints progress, and at the end writes `results.json` (marked `interrupted` after Ctrl-C or a
+ * SIGTERM), rewrites `instances.jsonl` to exactly the run's instances and prints the totals. All
+ * text comes from the pure renderers of src/reporting; output goes through Vitest's logger.
+ *
+ * `standalone` (the CLI): no other reporter runs, so this one shows each finished instance with its
+ * score, a live line in a terminal, and the errors. Beside Vitest's default reporter (plain
+ * `npx vitest`) it prints only the plain per-instance lines, and only without a terminal.
  */
 export default class QuestbenchReporter implements Reporter {
+  private vitest!: Vitest;
+  /** Undefined when the session runs no benchmark (e.g. `vitest --project unit`): the reporter stays idle. */
+  private options: RunOptions | undefined;
+  private outDir = "";
   private instances: InstanceResult[] = [];
   private notStarted: NotStarted[] = [];
   private skipped: SkippedInstance[] = [];
-  private vitest: Vitest | undefined;
-  private options: RunOptions = optionsFromEnvironment();
-  private outDir = "";
-  private resume = false;
   private opened = false;
+  private progress: Progress = startProgress(0, Date.now());
+  private live = false;
+  private written = false;
+
+  constructor(private readonly settings: { standalone?: boolean } = {}) {}
 
   onInit(vitest: Vitest) {
     this.vitest = vitest;
+    // Vitest's own handler exits the process 1 ms after Ctrl-C or SIGTERM, before any run-end hook:
+    // write what finished now, marked interrupted (synchronously, so it lands before that exit).
+    const interrupted = () => this.writeResults(true);
+    process.once("SIGINT", interrupted);
+    process.once("SIGTERM", interrupted);
+    vitest.onClose(() => {
+      process.off("SIGINT", interrupted);
+      process.off("SIGTERM", interrupted);
+    });
   }
 
-  /** The fork the global setup provisioned (its `provide("fork")`), or null on the local world. */
-  private fork(): ForkContext | null {
-    const project = this.vitest?.projects.find((p) => p.name === "benchmark");
-    return (project?.getProvidedContext() as { fork?: ForkContext | null } | undefined)?.fork ?? null;
+  private provided() {
+    const project = this.vitest.projects.find((p) => p.name === "benchmark") ?? this.vitest.getRootProject();
+    return project.getProvidedContext() as Partial<ReturnType<typeof project.getProvidedContext>>;
+  }
+
+  private get tty() {
+    return Boolean((this.vitest.logger.outputStream as NodeJS.WriteStream).isTTY);
   }
 
   onTestRunStart() {
     // Watch mode reruns: start every run from empty state.
+    this.options = this.provided().questbench;
+    if (!this.options) return;
+    this.outDir = path.resolve(outDir(this.options));
     this.instances = [];
     this.notStarted = [];
     this.skipped = [];
     this.opened = false;
-    this.options = optionsFromEnvironment();
-    this.outDir = path.resolve(this.options.out);
-    this.resume = !this.options.fresh;
+    this.written = false;
+    this.progress = startProgress(0, Date.now());
+  }
+
+  onTestModuleCollected(module: TestModule) {
+    if (!isBenchmark(module.moduleId)) return;
+    this.progress = { ...this.progress, total: this.progress.total + [...module.children.allTests()].length };
+    if (this.tty && this.settings.standalone) {
+      this.vitest.logger.outputStream.write(`\r\x1b[2K${renderTotals(this.progress, Date.now())}`);
+      this.live = true;
+    }
   }
 
   onTestCaseResult(testCase: TestCase) {
-    const meta = testCase.meta();
-    if (meta.questbenchNotStarted) this.notStarted.push(meta.questbenchNotStarted);
-    if (meta.questbenchSkipped) this.skipped.push(meta.questbenchSkipped);
-    const result = meta.questbench;
-    if (!result) return;
+    if (!this.options || !isBenchmark(testCase.module.moduleId)) return;
+    const outcome = testCase.meta().questbench;
+    if (this.settings.standalone)
+      for (const error of testCase.result().errors ?? []) this.printError(testCase.fullName, error);
+    if (!outcome) return;
+    this.progress = feed(this.progress, outcome);
+    this.printProgress(testCase.name, outcome);
+    if (outcome.kind === "not_started") this.notStarted.push(outcome.notStarted);
+    if (outcome.kind === "skipped") this.skipped.push(outcome.skipped);
+    if (outcome.kind === "not_started" || outcome.kind === "skipped") return;
+    const result = outcome.result;
+    this.instances.push(result);
+    if (outcome.kind === "resumed") return;
+    const options = this.options;
     const file = path.join(this.outDir, "instances.jsonl");
     if (!this.opened) {
       mkdirSync(this.outDir, { recursive: true });
-      if (!this.resume) writeFileSync(file, "");
+      if (options.fresh) writeFileSync(file, "");
       this.opened = true;
     }
-    this.instances.push(result);
-    if (!result.resumed) appendFileSync(file, `${JSON.stringify(result)}\n`);
+    appendFileSync(file, `${JSON.stringify(result)}\n`);
   }
 
-  onTestRunEnd(_modules: ReadonlyArray<TestModule>) {
-    if (this.instances.length === 0 && this.notStarted.length === 0 && this.skipped.length === 0) return;
+  private printProgress(name: string, outcome: Parameters<typeof feed>[1]) {
+    const now = Date.now();
+    const line = renderFinishedLine(name, outcome, this.progress, now);
+    if (!this.tty) {
+      this.vitest.logger.log(line);
+      return;
+    }
+    if (!this.settings.standalone) return;
+    // A terminal: the finished instance scrolls up, the live totals stay on the last line.
+    const out = this.vitest.logger.outputStream;
+    out.write(`\r\x1b[2K${line.replace(/ {2}\[.*\]$/, "")}\n${renderTotals(this.progress, now)}`);
+    this.live = true;
+  }
+
+  private clearLive() {
+    if (!this.live) return;
+    this.vitest.logger.outputStream.write("\r\x1b[2K");
+    this.live = false;
+  }
+
+  private printError(where: string, error: SerializedError) {
+    this.clearLive();
+    this.vitest.logger.error(`✗ ${where}: ${error.stack ?? error.message}`);
+  }
+
+  onTestRunEnd(
+    modules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError>,
+    reason: TestRunEndReason,
+  ) {
+    if (!this.options) return;
+    phase("reporter: run end");
+    this.clearLive();
+    if (this.settings.standalone) {
+      for (const m of modules) for (const e of m.errors()) this.printError(m.moduleId, e);
+      for (const e of unhandledErrors) this.printError("unhandled error", e);
+    }
+    const results = this.writeResults(reason === "interrupted");
+    phase("reporter: results.json written");
+    if (!results) return;
+    this.vitest.logger.log(
+      `\n${renderRunEnd(results, this.options)}\nResults: ${path.relative(process.cwd(), path.join(this.outDir, "results.json"))}`,
+    );
+  }
+
+  /** Writes results.json and the run's instances.jsonl; undefined when nothing finished (or already written). */
+  private writeResults(interrupted: boolean): RunResults | undefined {
+    if (this.written || !this.options) return undefined;
+    const manifest = this.provided().manifest;
+    if (!manifest) return undefined;
+    if (this.instances.length === 0 && this.notStarted.length === 0 && this.skipped.length === 0)
+      return undefined;
+    this.written = true;
     mkdirSync(this.outDir, { recursive: true });
     const order = (i: InstanceResult) => `${i.split === "atomic" ? 0 : 1}/${i.taskId}/${i.epoch}`;
     const instances = [...this.instances].sort((a, b) => order(a).localeCompare(order(b)));
-    const fork = this.fork();
-    const world = fork?.world ?? loadWorld();
-    const forkRecord: ForkRecord | undefined = fork
-      ? {
-          ...fork.manifest,
-          slots: fork.report.slots,
-          unprovisioned: fork.report.requirements
-            .filter((r) => !r.ok)
-            .map((r) => ({ id: r.id, detail: r.detail })),
-          timings: fork.report.timings,
-        }
-      : undefined;
-    const taskFiles = Object.fromEntries(loadTasks().map((t) => [t.spec.file, t.spec.sha256]));
     const results: RunResults = {
       schemaVersion: 1,
-      manifest: buildManifest(
-        this.options,
-        taskFiles,
-        { worldId: world.worldId, chainId: world.chainId },
-        forkRecord,
-      ),
+      ...(interrupted ? { interrupted: true } : {}),
+      // Built once by the global setup; under watch the task files are hashed again (edited since).
+      manifest: this.vitest.config.watch ? { ...manifest, taskFiles: taskFileHashes() } : manifest,
       summary: summarize(instances),
       instances,
       ...(this.notStarted.length > 0 ? { notStarted: this.notStarted } : {}),
       ...(this.skipped.length > 0 ? { skipped: this.skipped } : {}),
     };
     writeFileSync(path.join(this.outDir, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
-    // One line per instance of this run (earlier lines of retried or stale instances dropped).
-    const jsonl = path.join(this.outDir, "instances.jsonl");
-    writeFileSync(`${jsonl}.tmp`, instances.map((i) => `${JSON.stringify(i)}\n`).join(""));
-    renameSync(`${jsonl}.tmp`, jsonl);
-    const shortfalls = renderShortfalls(instances);
-    process.stdout.write(`\n${renderSummary(results.summary, this.options.model)}\n`);
-    if (shortfalls.length > 0) process.stdout.write(`Instances below 100:\n${shortfalls.join("\n")}\n`);
-    if (this.notStarted.length > 0)
-      process.stdout.write(
-        `Not started (--budget ${this.options.budget} USD): ${this.notStarted.map((n) => n.taskId).join(", ")}\n`,
-      );
-    if (this.skipped.length > 0)
-      process.stdout.write(
-        `Skipped on the fork (pre-state not provisioned; not a model failure): ${this.skipped.length} instance(s), left out of the scores and maxima above (${this.skipped.length * 100} points).\n${this.skipped.map((s) => `  ${s.taskId} (epoch ${s.epoch}): ${s.reason}`).join("\n")}\n`,
-      );
-    const resumed = instances.filter((i) => i.resumed).length;
-    if (resumed > 0)
-      process.stdout.write(
-        `Resumed: ${resumed} instance(s) kept from an earlier run into this --out (--fresh runs them again).\n`,
-      );
-    const sandboxWarning = renderSandboxWarning(results.manifest.sandbox);
-    if (sandboxWarning) process.stdout.write(`${sandboxWarning}\n`);
-    const retries = instances.reduce((n, i) => n + (i.infraRetries ?? 0), 0);
-    if (retries > 0)
-      process.stdout.write(
-        `Infrastructure retries: ${retries} attempt(s) run again after their Anvil instance failed (not scored).\n`,
-      );
-    process.stdout.write(
-      `Results: ${path.relative(process.cwd(), path.join(this.outDir, "results.json"))}\n`,
-    );
+    // An interrupted run keeps every earlier line: the rerun resumes from them.
+    if (!interrupted) {
+      // One line per instance of this run (earlier lines of retried or stale instances dropped).
+      const jsonl = path.join(this.outDir, "instances.jsonl");
+      writeFileSync(`${jsonl}.tmp`, instances.map((i) => `${JSON.stringify(i)}\n`).join(""));
+      renameSync(`${jsonl}.tmp`, jsonl);
+    }
+    return results;
   }
 }

@@ -1,9 +1,13 @@
-// `npm run bench [-- --sections full,bare,concurrency,epochs,sandbox --runs 3 --latency-ms 1000 --levels 1,4,16 --epochs 5]`
+// `npm run bench [-- --sections loop,full,bare,concurrency,epochs,sandbox --runs 3 --latency-ms 1000 --levels 1,4,16 --epochs 5]`
 //
 // The harness's performance figures, measured on this machine in one invocation (issue 9). Not a
 // test: it prints figures and asserts nothing. Every run is a real `questbench` process against
 // real Anvil instances; memory is read from /proc while the runs go.
 //
+//   loop         the validator author's loop, the three figures of issue 14 (medians of --runs): one
+//                task cold (`--tasks erc20_transfer_fixed --fresh`, with the phase breakdown of the
+//                median run), a Vitest watch-mode re-run after a validator edit (edit → results.json
+//                rewritten, in a copy of the project), and the full reference run (shared with `full`).
 //   full         the full reference run (107 instances, both splits) --runs times: wall time, median,
 //                and per atomic execution the median of each phase (transpile, sandbox start, module
 //                run, sign + send + receipt, checks, revert, pre-state); peak RSS of the harness's
@@ -27,18 +31,20 @@ import readline from "node:readline";
 import { parseArgs } from "node:util";
 import { transform } from "esbuild";
 import { extractModule } from "../src/protocol/parse.ts";
-import type { InstanceResult } from "../src/reporting/types.ts";
+import type { InstanceResult } from "../src/results/types.ts";
+import { readPhases, renderPhases } from "../src/run/phases.ts";
 import { benchSandbox } from "../src/sandbox/benchSandbox.ts";
 import { loadTasks, PROJECT_ROOT } from "../src/tasks/load.ts";
 import { startAnvil } from "../src/world/anvil.ts";
 import { primeWorldClock } from "../src/world/pool.ts";
 import { loadWorld, worldStatePath } from "../src/world/world.ts";
+import { projectCopy } from "../tests/helpers/cli.ts";
 import { startFakeProvider } from "../tests/providers/fakeServer.ts";
 import { goldAnswers } from "../tests/providers/gold.ts";
 
 const { values: flags } = parseArgs({
   options: {
-    sections: { type: "string", default: "full,bare,concurrency,epochs,sandbox" },
+    sections: { type: "string", default: "loop,full,bare,concurrency,epochs,sandbox" },
     runs: { type: "string", default: "3" },
     "latency-ms": { type: "string", default: "1000" },
     levels: { type: "string", default: "1,4,16" },
@@ -245,7 +251,9 @@ say(
 
 let harnessWallMs = Number.NaN;
 
-if (sections.has("full")) {
+/** The full reference run, --runs times (sections `full` and `loop` share the runs). */
+async function fullRuns() {
+  if (fullResults) return fullResults;
   say("\n1. Full reference run (107 instances, both splits, --concurrency 2)");
   const runs: { w: Watched; out: string }[] = [];
   for (let i = 0; i < Number(flags.runs); i++) {
@@ -261,6 +269,108 @@ if (sections.has("full")) {
   say(
     `  median wall ${sec(harnessWallMs)} (target ≤ 30 s); median run scored ${scored}/${instances.length} at 100`,
   );
+  fullResults = { mid, instances };
+  return fullResults;
+}
+let fullResults: { mid: { w: Watched; out: string }; instances: InstanceResult[] } | undefined;
+
+if (sections.has("loop")) {
+  say("\n0. The author's loop (issue 14)");
+  const cold: { wallMs: number; phases: string }[] = [];
+  for (let i = 0; i < Number(flags.runs); i++) {
+    const phasesFile = path.join(scratch, `phases-${i}.tsv`);
+    const w = await watch(
+      [
+        "--model",
+        "reference",
+        "--tasks",
+        "erc20_transfer_fixed",
+        "--fresh",
+        "--out",
+        path.join(scratch, `cold-${i}`),
+      ],
+      { QUESTBENCH_PHASES: phasesFile },
+    );
+    cold.push({ wallMs: w.wallMs, phases: renderPhases(readPhases(phasesFile)) });
+    say(`  one task cold, run ${i + 1}: ${sec(w.wallMs)}`);
+  }
+  const coldMid = [...cold].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(cold.length / 2)]!;
+  say("  phases of the median one-task run (ms since the process started, + since the previous mark):");
+  say(coldMid.phases.replace(/^/gm, "    "));
+  const rerunMs = await watchRerunMs(Number(flags.runs));
+  say(`  watch re-runs after a validator edit: ${rerunMs.map(sec).join(" / ")}`);
+  await fullRuns();
+  say(
+    `  FIGURES (medians of ${flags.runs}): one task cold ${sec(median(cold.map((c) => c.wallMs)))} (target ≤ 4 s) · watch re-run after a validator edit ${sec(median(rerunMs))} (target ≤ 1 s) · full reference run ${sec(harnessWallMs)} (target ≤ 30 s)`,
+  );
+}
+
+/**
+ * Vitest watch mode over one task (erc20_approve) in a copy of the project: each round edits the
+ * state checks (alternately breaking them and restoring them) and times the edit → the rewritten
+ * results.json with the expected score.
+ */
+async function watchRerunMs(rounds: number): Promise<number[]> {
+  const root = projectCopy();
+  const out = path.join(root, "out");
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(root, "node_modules/vitest/vitest.mjs"),
+      "--watch",
+      "--project",
+      "benchmark",
+      "--mode",
+      "reference",
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, QUESTBENCH_TASKS: "erc20_approve", QUESTBENCH_OUT: out, CI: "" },
+      stdio: ["pipe", "ignore", "ignore"],
+    },
+  );
+  const results = path.join(out, "results.json");
+  const score = () => {
+    try {
+      return (JSON.parse(fs.readFileSync(results, "utf8")) as { instances: InstanceResult[] }).instances[0]
+        ?.score;
+    } catch {
+      return undefined;
+    }
+  };
+  const until = async (ok: () => boolean, what: string) => {
+    const t0 = performance.now();
+    while (!ok()) {
+      if (performance.now() - t0 > 240_000) throw new Error(`watch: timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  const times: number[] = [];
+  try {
+    await until(() => score() === 100, "the first run");
+    const file = path.join(root, "src/validators/stateChecks.ts");
+    const original = fs.readFileSync(file, "utf8");
+    const broken = original.replaceAll("passed: compareValues(", "passed: false && compareValues(");
+    if (broken === original) throw new Error("watch: the validator edit no longer applies");
+    for (let i = 0; i < rounds; i++) {
+      const breaking = i % 2 === 0;
+      const before = fs.statSync(results).mtimeMs;
+      const t0 = performance.now();
+      fs.writeFileSync(file, breaking ? broken : original);
+      await until(
+        () => fs.statSync(results).mtimeMs !== before && (score() === 100) !== breaking,
+        `re-run ${i + 1}`,
+      );
+      times.push(performance.now() - t0);
+    }
+  } finally {
+    child.kill("SIGTERM");
+  }
+  return times;
+}
+
+if (sections.has("full")) {
+  const { mid, instances } = await fullRuns();
   say(breakdown(instances));
   say("  memory (median run):");
   say(`  ${memoryLine(mid.w)}`);

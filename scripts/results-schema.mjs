@@ -1,17 +1,17 @@
 #!/usr/bin/env node
-// Writes src/reporting/results.schema.json, the JSON Schema of results.json, from the TypeScript
-// types in src/reporting/types.ts (one source of truth). `--check` fails when the file is stale.
+// Writes src/results/results.schema.json, the JSON Schema of results.json, from the TypeScript
+// types in src/results/types.ts (one source of truth). `--check` fails when the file is stale.
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createGenerator } from "ts-json-schema-generator";
 
 const root = path.resolve(import.meta.dirname, "..");
-const out = path.join(root, "src/reporting/results.schema.json");
+const out = path.join(root, "src/results/results.schema.json");
 
 export function generateResultsSchema() {
   const schema = createGenerator({
-    path: path.join(root, "src/reporting/types.ts"),
+    path: path.join(root, "src/results/types.ts"),
     tsconfig: path.join(root, "tsconfig.json"),
     type: "RunResults",
     skipTypeCheck: true,

@@ -1,17 +1,24 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { BaseError, UnknownModelError } from "./errors.ts";
-import { DEFAULT_OPTIONS, parseArgsUsageError, parseRunFlags, UsageError } from "./runOptions.ts";
+import { phase } from "./run/phases.ts";
+import {
+  DEFAULT_OPTIONS,
+  optionsFromVariables,
+  parseArgsUsageError,
+  parseRunFlags,
+  UsageError,
+} from "./runOptions.ts";
 
 const HELP = `Usage:
   questbench [--model M] [--split atomic|composite|all] [--tasks id,id] [--seed N]
              [--epochs K] [--concurrency C] [--out DIR]
              [--temperature T] [--max-tokens N] [--model-seed N] [--max-retries N] [--request-timeout S]
              [--provider-concurrency N] [--cache on|off|replay] [--cache-dir DIR] [--budget USD] [--fresh]
-             [--shard i/n] [--junit FILE] [--fork-url URL [--fork-block N|latest]]
+             [--shard i/n] [--junit FILE] [--fork-url URL [--fork-block N|latest]] [--unsafe-sandbox]
       Run the benchmark (default: --model ${DEFAULT_OPTIONS.model} --split all --seed 1 --concurrency 2
-      --out ${DEFAULT_OPTIONS.out}). Models: reference, scripted:DIR, a registry name or alias (claude-sonnet,
-      gpt, gemini-pro, deepseek, … see src/models/registry.json), openrouter/<id>, <provider>:<model-id>,
+      --out .questbench/results/<model>). Models: reference, scripted:DIR, a registry name or alias
+      (claude-sonnet, gpt, gemini-pro, deepseek, … see src/models/registry.json), openrouter/<id>, <provider>:<model-id>,
       openai-compatible:<baseURL>#<model>. Provider models: temperature 0.7, 16384 max tokens, key from
       the provider's variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, …), responses
       cached in --cache-dir (else QUESTBENCH_CACHE_DIR, else .questbench/cache); a rerun into the same
@@ -21,6 +28,8 @@ const HELP = `Usage:
       --fork-url runs on a fork of BNB Smart Chain at --fork-block (default latest, resolved once and
       recorded): the agent's assets are provisioned by storage writes, the auxiliary contracts
       deployed, and a task whose pre-state cannot be provisioned is skipped (README "Fork mode").
+      --unsafe-sandbox runs an untrusted model (provider or scripted:) on a set-up missing a sandbox
+      barrier, which is otherwise refused; results.json and the leaderboard mark such a run.
   questbench report <results.json or dirs…> --out DIR [--force]
       Merge runs of several models and shards into DIR/leaderboard.md, DIR/report.html and one
       merged results.json per model (DIR/runs/<model>/). Refuses runs whose manifests disagree
@@ -43,6 +52,9 @@ export function packageVersion(): string {
  * `process.exit`, so Vitest and Anvil shut down cleanly.
  */
 export async function runCli(argv: string[]): Promise<void> {
+  phase("process start", performance.timeOrigin);
+  phase("cli: node + tsx + cli loaded");
+  process.once("exit", () => phase("process exit"));
   try {
     if (argv.includes("--help") || argv.includes("-h")) {
       console.log(HELP);
@@ -54,7 +66,7 @@ export async function runCli(argv: string[]): Promise<void> {
     }
     if (argv[0] === "world") return await serve(argv.slice(1));
     if (argv[0] === "report") return await report(argv.slice(1));
-    const options = parseRunFlags(argv);
+    const options = parseRunFlags(argv, optionsFromVariables());
     // Fail fast on a bad spec or an unknown --tasks id, before Vitest and Anvil start.
     const [{ loadTasks }, { selectTasks }] = await Promise.all([
       import("./tasks/load.ts"),
@@ -62,11 +74,14 @@ export async function runCli(argv: string[]): Promise<void> {
     ]);
     if (selectTasks(loadTasks(), options).length === 0)
       throw new UsageError(`no task matches --split ${options.split}`);
+    phase("cli: tasks loaded and selected");
     // A missing API key or an unknown model fails here, before Vitest and Anvil start.
     const { checkRunModel } = await import("./models/checkRunModel.ts");
     for (const warning of checkRunModel(options)) console.warn(`questbench: warning: ${warning}`);
+    phase("cli: tasks loaded, model checked");
     const { runBenchmark } = await import("./runBenchmark.ts");
     const { exitCode, results } = await runBenchmark(options);
+    phase("cli: vitest closed");
     if (!results) console.error("questbench: no instance finished; see the errors above.");
     // The model's breaker stopped the run (src/models/breaker.ts): say so once, last.
     const stopped = results?.instances.find((i) => i.failure?.code === "run_stopped");

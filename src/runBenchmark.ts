@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { RunResults } from "./reporting/types.ts";
-import type { RunOptions } from "./runOptions.ts";
+import type { RunResults } from "./results/types.ts";
+import { phase } from "./run/phases.ts";
+import { benchmarkTestConfig, QUESTBENCH_REPORTER } from "./run/vitest.ts";
+import { outDir, type RunOptions } from "./runOptions.ts";
 import { requireSandboxBarriers } from "./sandbox/requireBarriers.ts";
 import { PROJECT_ROOT } from "./tasks/load.ts";
 
@@ -14,9 +16,11 @@ export type RunBenchmarkReturnType = {
 };
 
 /**
- * Runs the benchmark through Vitest's Node API (the `benchmark` project of vitest.config.ts):
- * one dynamic test per selected instance, Anvil pool from the global setup, results.json from the
- * QuestBench reporter in `options.out`.
+ * Runs the benchmark through Vitest's Node API: one dynamic test per selected instance
+ * (tests/benchmark/benchmark.test.ts), Anvil instances from its global setup, results.json from the
+ * QuestBench reporter in `outDir(options)`. The options reach the tests and the reporter through
+ * `vitest.provide`; vitest.config.ts is not read (its `benchmark` project is the same settings, for
+ * plain `npx vitest`).
  * @example
  * const { results } = await runBenchmark({ ...DEFAULT_OPTIONS, model: "reference", split: "atomic" });
  * console.log(results?.summary.atomic.score);
@@ -24,19 +28,30 @@ export type RunBenchmarkReturnType = {
 export async function runBenchmark(options: RunOptions): Promise<RunBenchmarkReturnType> {
   // Before Vitest and Anvil start: an untrusted model on a set-up without a barrier stops here.
   requireSandboxBarriers(options.model, options.unsafeSandbox);
-  process.env.QUESTBENCH_OPTIONS = JSON.stringify(options);
-  const { startVitest } = await import("vitest/node");
+  const { createVitest } = await import("vitest/node");
+  phase("vitest/node imported");
   const before = process.exitCode;
-  const vitest = await startVitest("test", [], {
+  const vitest = await createVitest("test", {
     root: PROJECT_ROOT,
-    config: path.join(PROJECT_ROOT, "vitest.config.ts"),
-    project: ["benchmark"],
+    config: false,
     watch: false,
-    run: true,
+    ...benchmarkTestConfig(options),
+    reporters: [
+      [QUESTBENCH_REPORTER, { standalone: true }],
+      ...(options.junit
+        ? [["junit", { outputFile: options.junit }] as ["junit", { outputFile: string }]]
+        : []),
+    ],
   });
-  await vitest.close();
+  vitest.provide("questbench", options);
+  try {
+    await vitest.start();
+  } finally {
+    await vitest.close();
+  }
+  phase("vitest run finished");
   const exitCode = typeof process.exitCode === "number" && process.exitCode !== before ? process.exitCode : 0;
-  const resultsPath = path.resolve(options.out, "results.json");
+  const resultsPath = path.resolve(outDir(options), "results.json");
   let results: RunResults | undefined;
   try {
     results = JSON.parse(readFileSync(resultsPath, "utf8")) as RunResults;

@@ -13,8 +13,8 @@ export type RunOptions = {
   epochs: number;
   /** Anvil instances and attempts in flight. */
   concurrency: number;
-  /** Directory for results.json and instances.jsonl. */
-  out: string;
+  /** Directory for results.json and instances.jsonl; default per model, see {@link outDir}. */
+  out?: string | undefined;
   /**
    * Stop starting new instances once this invocation's projected spend (USD) would pass it
    * (provider models with a registry price only).
@@ -47,8 +47,16 @@ export const DEFAULT_OPTIONS: RunOptions = {
   seed: 1,
   epochs: 1,
   concurrency: 2,
-  out: ".questbench/results",
 };
+
+/** A model name as a folder name: `scripted:/a/b` → `scripted_a_b` (also report.html's runs/). */
+export const modelSlug = (model: string) => model.replace(/[^A-Za-z0-9._-]+/g, "_");
+
+/**
+ * Where a run writes results.json and instances.jsonl: `--out`, else `.questbench/results/<model-slug>/`
+ * (relative to the working directory), so runs of two models never overwrite each other.
+ */
+export const outDir = (o: RunOptions) => o.out ?? `.questbench/results/${modelSlug(o.model)}`;
 
 const FLAGS = {
   model: { type: "string" },
@@ -193,13 +201,41 @@ export function parseArgsUsageError(error: unknown, flags: readonly string[]): U
 }
 
 /**
- * The options of a run started through Vitest: `QUESTBENCH_OPTIONS` (JSON, set by the CLI), then
- * `QUESTBENCH_MODEL`, then flags after `--` on Vitest's command line (`npx vitest -- --model=x`).
+ * `QUESTBENCH_<FLAG>` (upper case, `-` → `_`) for every run flag: `QUESTBENCH_TASKS=a,b`,
+ * `QUESTBENCH_SEED=2`, `QUESTBENCH_FRESH=1`, … Flags on the command line win over variables.
+ * `QUESTBENCH_CACHE_DIR` is also read by the model layer as `--cache-dir`'s default.
+ * @throws {UsageError} naming the variable when a value is invalid.
  */
-export function optionsFromEnvironment(argv = process.argv, env = process.env): RunOptions {
-  let o: RunOptions = { ...DEFAULT_OPTIONS };
-  if (env.QUESTBENCH_OPTIONS) o = { ...o, ...(JSON.parse(env.QUESTBENCH_OPTIONS) as Partial<RunOptions>) };
-  if (env.QUESTBENCH_MODEL) o.model = env.QUESTBENCH_MODEL;
+export function optionsFromVariables(
+  env: NodeJS.ProcessEnv = process.env,
+  base = DEFAULT_OPTIONS,
+): RunOptions {
+  const values: Record<string, string | boolean> = {};
+  for (const [flag, spec] of Object.entries(FLAGS)) {
+    const value = env[envName(flag)];
+    if (value === undefined || value === "") continue;
+    values[flag] = spec.type === "boolean" ? !/^(0|false|no|off)$/i.test(value) : value;
+  }
+  try {
+    return applyFlags(base, values as FlagValues);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    throw new UsageError(error.message.replace(/--([a-z-]+)/, (_, flag: string) => envName(flag)));
+  }
+}
+
+/** The variable of a run flag: `max-tokens` → `QUESTBENCH_MAX_TOKENS`. */
+export const envName = (flag: string) => `QUESTBENCH_${flag.toUpperCase().replace(/-/g, "_")}`;
+
+/**
+ * The options of a run started as plain Vitest (`npx vitest --project benchmark`): the `QUESTBENCH_*`
+ * variables, then Vitest's `--mode <model>` (any mode but Vitest's default `test`), then flags after
+ * `--` on Vitest's command line (`npx vitest -- --model=x`). The CLI does not use this: it provides
+ * its parsed options to Vitest directly.
+ */
+export function optionsFromEnvironment(argv = process.argv, env = process.env, mode?: string): RunOptions {
+  let o = optionsFromVariables(env);
+  if (mode && mode !== "test") o.model = mode;
   const dashDash = argv.indexOf("--");
   if (dashDash >= 0) o = parseRunFlags(argv.slice(dashDash + 1), o);
   return o;

@@ -11,7 +11,7 @@ import { scriptedModel } from "../src/models/scripted.ts";
 import type { ModelClient } from "../src/models/types.ts";
 import { runAttempt } from "../src/protocol/attempt.ts";
 import { chainClients } from "../src/protocol/chain.ts";
-import type { FailureClass, InstanceResult } from "../src/reporting/types.ts";
+import type { FailureClass, InstanceResult } from "../src/results/types.ts";
 import { ensureNetworkBarrier } from "../src/sandbox/networkBarrier.ts";
 import { startRpcGuard } from "../src/sandbox/rpcGuard.ts";
 import { instantiate } from "../src/tasks/instantiate.ts";

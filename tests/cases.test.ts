@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "vitest";
-import type { InstanceResult } from "../src/reporting/types.ts";
+import type { InstanceResult } from "../src/results/types.ts";
 import { caseResponse, readCases } from "../src/tasks/cases.ts";
 import { tasks, useAttempts } from "./helpers/attempts.ts";
 import { caseModel, taskFolder } from "./helpers/cases.ts";

@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import AjvModule from "ajv";
 import { describe, expect, test } from "vitest";
-import type { RunResults } from "../src/reporting/types.ts";
+import type { RunResults } from "../src/results/types.ts";
 import { ensureMemoryBarrier } from "../src/sandbox/memoryCgroup.ts";
 import { ensureNetworkBarrier } from "../src/sandbox/networkBarrier.ts";
 import { PROJECT_ROOT } from "../src/tasks/load.ts";
@@ -40,7 +40,7 @@ describe("npx questbench", () => {
       memory: ensureMemoryBarrier(),
     });
     expect(Object.keys(results.manifest.taskFiles).length).toBeGreaterThanOrEqual(2);
-    expect(results.summary.atomic).toEqual({ score: 200, max: 200, passed: 2, count: 2 });
+    expect(results.summary.atomic).toEqual({ score: 200, max: 200, passed: 2, count: 2, tasks: 2 });
     expect(results.instances.map((i) => i.taskId)).toEqual(["bnb_transfer_basic", "erc20_transfer_fixed"]);
     for (const i of results.instances) {
       expect(i).toMatchObject({
@@ -57,7 +57,7 @@ describe("npx questbench", () => {
       expect(i.prompt[1]!.content).toContain("deployedContracts");
     }
     const schema = JSON.parse(
-      readFileSync(path.join(PROJECT_ROOT, "src/reporting/results.schema.json"), "utf8"),
+      readFileSync(path.join(PROJECT_ROOT, "src/results/results.schema.json"), "utf8"),
     );
     const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
     expect(validate(results), JSON.stringify(validate.errors)).toBe(true);

@@ -23,7 +23,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ChainError } from "../src/errors.ts";
 import { localBsc } from "../src/protocol/chain.ts";
-import type { RunResults } from "../src/reporting/types.ts";
+import type { RunResults } from "../src/results/types.ts";
 import { parseRunFlags, UsageError } from "../src/runOptions.ts";
 import { PROJECT_ROOT } from "../src/tasks/load.ts";
 import { type AnvilHandle, startAnvil } from "../src/world/anvil.ts";
@@ -58,7 +58,7 @@ function questbench(args: string[], home: string) {
 
 const Ajv = AjvModule as unknown as typeof AjvModule.default;
 const validateResults = new Ajv({ allErrors: true, strict: false }).compile(
-  JSON.parse(readFileSync(path.join(PROJECT_ROOT, "src/reporting/results.schema.json"), "utf8")),
+  JSON.parse(readFileSync(path.join(PROJECT_ROOT, "src/results/results.schema.json"), "utf8")),
 );
 
 /** Reads `<dir>/results.json` and checks it against the committed results JSON Schema. */
@@ -384,7 +384,7 @@ describe("npx questbench --fork-url", () => {
         },
       ]);
       expect(results.instances.map((i) => [i.taskId, i.score])).toEqual([["bnb_transfer_basic", 100]]);
-      expect(results.summary.total).toEqual({ score: 100, max: 100, passed: 1, count: 1 });
+      expect(results.summary.total).toEqual({ score: 100, max: 100, passed: 1, count: 1, tasks: 1 });
       expect(results.manifest.fork?.unprovisioned.map((u) => u.id)).toContain("agent owns PancakeSquad #1");
       expect(run.stdout).toMatch(/Skipped on the fork .*: 1 instance\(s\)/);
       expect(run.stdout).toContain("erc721_safe_transfer (epoch 0): fork pre-state not provisioned");
@@ -453,7 +453,13 @@ describe("npx questbench --fork-url", () => {
 
     test("scores 10700/10700 with the reference model", () => {
       expect(run.code, run.stderr.slice(-3000)).toBe(0);
-      expect(results.summary.total).toEqual({ score: 10700, max: 10700, passed: 107, count: 107 });
+      expect(results.summary.total).toEqual({
+        score: 10700,
+        max: 10700,
+        passed: 107,
+        count: 107,
+        tasks: 107,
+      });
       expect(results.skipped).toBeUndefined();
       expect(run.stdout).toMatch(/Total\s+10700 \/ 10700\s+107 \/ 107/);
       console.log(

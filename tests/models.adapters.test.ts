@@ -3,8 +3,7 @@ import { anthropicAdapter } from "../src/models/adapters/anthropic.ts";
 import { openaiAdapter } from "../src/models/adapters/openai.ts";
 import type { Adapter, AdapterParameters } from "../src/models/adapters/types.ts";
 import { ProviderCallError } from "../src/models/errors.ts";
-import type { SamplingSettings } from "../src/models/types.ts";
-import type { ChatMessage } from "../src/protocol/prompt.ts";
+import type { ChatMessage, SamplingSettings } from "../src/models/types.ts";
 import {
   type Behavior,
   type FakeProviderServer,

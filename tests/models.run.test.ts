@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { RunResults } from "../src/reporting/types.ts";
+import type { RunResults } from "../src/results/types.ts";
 import { loadTasks, PROJECT_ROOT } from "../src/tasks/load.ts";
 import { selectTasks } from "../src/tasks/select.ts";
 import { loadWorld } from "../src/world/world.ts";
@@ -98,7 +98,7 @@ const alive = (pid: number) => {
   }
 };
 
-const perfect = (n: number) => ({ score: 100 * n, max: 100 * n, passed: n, count: n });
+const perfect = (n: number) => ({ score: 100 * n, max: 100 * n, passed: n, count: n, tasks: n });
 
 describe("real-model runs against the fake provider", () => {
   test("a missing API key is a one-line error naming the variable, before any chain starts", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { renderSummary, summarize } from "../src/reporting/summary.ts";
-import type { InstanceResult } from "../src/reporting/types.ts";
+import type { InstanceResult } from "../src/results/types.ts";
 
 const usage = {
   calls: 1,
@@ -10,8 +10,10 @@ const usage = {
   costUsd: 0.0135,
   spentUsd: 0.0135,
 };
+let id = 0;
 const instance = (split: "atomic" | "composite", score: number, providerError = false) =>
   ({
+    taskId: `t${id++}`,
     split,
     score,
     passed: score >= 60,
@@ -27,8 +29,8 @@ describe("summary of a provider-model run", () => {
       instance("atomic", 40),
       instance("composite", 0, true),
     ]);
-    expect(summary.atomic).toEqual({ score: 140, max: 200, passed: 1, count: 2 });
-    expect(summary.composite).toEqual({ score: 0, max: 0, passed: 0, count: 0 });
+    expect(summary.atomic).toEqual({ score: 140, max: 200, passed: 1, count: 2, tasks: 2 });
+    expect(summary.composite).toEqual({ score: 0, max: 0, passed: 0, count: 0, tasks: 0 });
     expect(summary.compositeMetrics).toBeNull();
     expect(summary.providerErrors).toEqual({ atomic: 1, composite: 1, total: 2 });
     expect(summary.usage).toEqual({

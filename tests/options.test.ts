@@ -1,8 +1,14 @@
 import { describe, expect, test } from "vitest";
-import { compositeMetrics } from "../src/reporting/metrics.ts";
 import { renderSandboxWarning, renderSummary, summarize } from "../src/reporting/summary.ts";
-import type { InstanceResult } from "../src/reporting/types.ts";
-import { DEFAULT_OPTIONS, optionsFromEnvironment, parseRunFlags } from "../src/runOptions.ts";
+import { compositeMetrics } from "../src/results/metrics.ts";
+import type { InstanceResult } from "../src/results/types.ts";
+import {
+  DEFAULT_OPTIONS,
+  optionsFromEnvironment,
+  optionsFromVariables,
+  outDir,
+  parseRunFlags,
+} from "../src/runOptions.ts";
 
 describe("run options", () => {
   test("reads every flag in both spellings", () => {
@@ -44,7 +50,7 @@ describe("run options", () => {
     expect(() => parseRunFlags(argv)).toThrow(message);
   });
 
-  test("Vitest runs take flags after --, QUESTBENCH_MODEL and the CLI's QUESTBENCH_OPTIONS", () => {
+  test("plain Vitest runs take QUESTBENCH_* variables, then --mode <model>, then flags after --", () => {
     expect(
       optionsFromEnvironment(
         ["node", "vitest", "--project", "benchmark", "--", "--model=scripted:d", "--seed=4"],
@@ -54,24 +60,68 @@ describe("run options", () => {
     expect(optionsFromEnvironment(["node", "vitest"], { QUESTBENCH_MODEL: "scripted:e" }).model).toBe(
       "scripted:e",
     );
+    expect(optionsFromEnvironment(["node", "vitest"], {}, "scripted:f").model).toBe("scripted:f");
+    // Vitest's default mode is not a model.
+    expect(optionsFromEnvironment(["node", "vitest"], {}, "test")).toEqual(DEFAULT_OPTIONS);
     expect(
-      optionsFromEnvironment(["node", "vitest"], {
-        QUESTBENCH_OPTIONS: JSON.stringify({ ...DEFAULT_OPTIONS, seed: 9 }),
-      }).seed,
-    ).toBe(9);
-    expect(optionsFromEnvironment(["node", "vitest"], {})).toEqual(DEFAULT_OPTIONS);
+      optionsFromEnvironment(["node", "vitest", "--", "--seed=5"], {
+        QUESTBENCH_SEED: "3",
+        QUESTBENCH_EPOCHS: "2",
+      }),
+    ).toMatchObject({ seed: 5, epochs: 2 });
+  });
+
+  test("every run flag has a QUESTBENCH_* variable, checked like the flag and named in its error", () => {
+    expect(
+      optionsFromVariables({
+        QUESTBENCH_MODEL: "scripted:x",
+        QUESTBENCH_SPLIT: "atomic",
+        QUESTBENCH_TASKS: "a,b",
+        QUESTBENCH_SEED: "7",
+        QUESTBENCH_EPOCHS: "2",
+        QUESTBENCH_CONCURRENCY: "3",
+        QUESTBENCH_OUT: "o",
+        QUESTBENCH_MAX_TOKENS: "100",
+        QUESTBENCH_FRESH: "1",
+        QUESTBENCH_SHARD: "1/2",
+      }),
+    ).toEqual({
+      model: "scripted:x",
+      split: "atomic",
+      tasks: ["a", "b"],
+      seed: 7,
+      epochs: 2,
+      concurrency: 3,
+      out: "o",
+      maxTokens: 100,
+      fresh: true,
+      shard: { index: 1, count: 2 },
+    });
+    expect(optionsFromVariables({ QUESTBENCH_FRESH: "0" }).fresh).toBe(false);
+    expect(() => optionsFromVariables({ QUESTBENCH_SEED: "x" })).toThrow(
+      "QUESTBENCH_SEED must be an integer ≥ 0, got 'x'",
+    );
+  });
+
+  test("the default --out is a folder per model", () => {
+    expect(outDir({ ...DEFAULT_OPTIONS, model: "reference" })).toBe(".questbench/results/reference");
+    expect(outDir({ ...DEFAULT_OPTIONS, model: "scripted:/tmp/answers" })).toBe(
+      ".questbench/results/scripted_tmp_answers",
+    );
+    expect(outDir({ ...DEFAULT_OPTIONS, out: "mine" })).toBe("mine");
   });
 });
 
 describe("summary", () => {
+  let id = 0;
   const instance = (split: "atomic" | "composite", score: number) =>
-    ({ split, score, passed: score >= 60 }) as InstanceResult;
+    ({ taskId: `t${id++}`, split, score, passed: score >= 60 }) as InstanceResult;
   test("sums split totals and renders the table", () => {
     const summary = summarize([instance("atomic", 100), instance("atomic", 50), instance("composite", 70)]);
     expect(summary).toEqual({
-      atomic: { score: 150, max: 200, passed: 1, count: 2 },
-      composite: { score: 70, max: 100, passed: 1, count: 1 },
-      total: { score: 220, max: 300, passed: 2, count: 3 },
+      atomic: { score: 150, max: 200, passed: 1, count: 2, tasks: 2 },
+      composite: { score: 70, max: 100, passed: 1, count: 1, tasks: 1 },
+      total: { score: 220, max: 300, passed: 2, count: 3, tasks: 3 },
       compositeMetrics: null,
     });
     expect(renderSummary(summary, "reference")).toMatchInlineSnapshot(`

@@ -7,7 +7,7 @@ import { chromium } from "playwright-core";
 import { beforeAll, describe, expect, test } from "vitest";
 import { MergeError } from "../src/reporting/merge.ts";
 import { writeReport } from "../src/reporting/report.ts";
-import type { RunResults } from "../src/reporting/types.ts";
+import type { RunResults } from "../src/results/types.ts";
 import { PROJECT_ROOT } from "../src/tasks/load.ts";
 import { scriptedDirOfCases } from "./helpers/cases.ts";
 

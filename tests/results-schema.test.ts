@@ -7,7 +7,7 @@ import { generateResultsSchema } from "../scripts/results-schema.mjs";
 import { PROJECT_ROOT } from "../src/tasks/load.ts";
 
 const Ajv = AjvModule as unknown as typeof AjvModule.default;
-const schemaFile = path.join(PROJECT_ROOT, "src/reporting/results.schema.json");
+const schemaFile = path.join(PROJECT_ROOT, "src/results/results.schema.json");
 
 describe("results.json schema", () => {
   test("the committed schema is the one the result types generate", () => {

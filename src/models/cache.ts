@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { ChatMessage } from "../protocol/prompt.ts";
-import type { SamplingSettings, Usage } from "./types.ts";
+import type { ChatMessage, SamplingSettings, Usage } from "./types.ts";
 
 /** `on`: read and write; `off`: neither; `replay`: read only, a miss is a provider error (no request is made). */
 export type CacheMode = "on" | "off" | "replay";

@@ -1,7 +1,9 @@
 import type { ModelProviderError } from "../errors.ts";
-import type { ChatMessage } from "../protocol/prompt.ts";
 import type { Instance, LoadedTaskSpec } from "../tasks/types.ts";
 import type { World } from "../world/world.ts";
+
+/** One message of a chat with a model (the prompt and the model's replies). */
+export type ChatMessage = { role: "system" | "user" | "assistant"; content: string };
 
 /** Token counts of one or more model calls. Reasoning tokens are part of `outputTokens` (billed as output). */
 export type Usage = {

@@ -1,6 +1,6 @@
 import type { ModelClient } from "../models/types.ts";
 import { addUsage } from "../models/usage.ts";
-import type { Failure, InstanceResult, TransactionRecord } from "../reporting/types.ts";
+import type { Failure, InstanceResult, TransactionRecord } from "../results/types.ts";
 import type { LoadedTask } from "../tasks/load.ts";
 import { displayValue } from "../tasks/placeholders.ts";
 import type { Instance } from "../tasks/types.ts";

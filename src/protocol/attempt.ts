@@ -1,4 +1,4 @@
-import type { InstanceResult } from "../reporting/types.ts";
+import type { InstanceResult } from "../results/types.ts";
 import { type AtomicAttemptParameters, runAtomicAttempt } from "./atomic.ts";
 import { runCompositeAttempt } from "./composite.ts";
 

@@ -1,10 +1,12 @@
+import type { ChatMessage } from "../models/types.ts";
 import { addUsage, type UsageRecord } from "../models/usage.ts";
 import type {
+  CompositeRecord,
   Failure,
   InstanceResult,
   IntegrityViolationRecord,
-  TransactionRecord,
-} from "../reporting/types.ts";
+  RoundRecord,
+} from "../results/types.ts";
 import { describeHoldingChanges, readHoldings } from "../validators/holdings.ts";
 import { isPass } from "../validators/score.ts";
 import type { SentTransaction } from "../validators/types.ts";
@@ -20,45 +22,7 @@ import {
 } from "./atomic.ts";
 import { parseRound } from "./control.ts";
 import { runExecution } from "./execution.ts";
-import { type ChatMessage, compositePrompt } from "./prompt.ts";
-
-/** How a composite round went (results.json `instances[].composite.rounds[]`). */
-export type RoundRecord = {
-  round: number;
-  response: string;
-  /** What the round did: sent a transaction, returned an answer, failed, reported an error, or only submitted. */
-  kind: "transaction" | "answer" | "failed" | "error_report" | "submit_only";
-  /** True when the round counts in K_act (every execution round; a bare submit does not). */
-  counted: boolean;
-  transaction?: TransactionRecord | undefined;
-  answer?: unknown;
-  failure?: Failure | undefined;
-  control?: "submit" | "error" | undefined;
-  feedback: string;
-};
-
-/** The composite part of an instance result: K values (paper §3.7, Table 2) and the transcript. */
-export type CompositeRecord = {
-  kOpt: number;
-  /** Execution rounds, failed ones and queries included (the paper's K_act). */
-  kAct: number;
-  /** Rounds that failed (runtime error, invalid response, revert, rejected send). */
-  kFailed: number;
-  /** Rounds that only read (returned an answer). */
-  kQuery: number;
-  budget: number;
-  /** 100 iff every end-state check holds, else 0 (before the step-efficiency decay). */
-  base: number;
-  /** min(1, K_opt / K_act). */
-  decay: number;
-  endedBy: "submit" | "error_report" | "budget" | "integrity_violation";
-  /** The submitted answer, with fields returned by the last module joined. */
-  answer: unknown;
-  plan: string;
-  rounds: RoundRecord[];
-  /** Some round failed with "ethers is not defined" (the paper's ethers% metric). */
-  ethersNotDefined: boolean;
-};
+import { compositePrompt } from "./prompt.ts";
 
 /** The same inputs as an atomic attempt; the lease is held for the whole conversation. */
 export type CompositeAttemptParameters = AtomicAttemptParameters;

@@ -1,4 +1,4 @@
-import type { Failure, IntegrityViolationRecord } from "../reporting/types.ts";
+import type { Failure, IntegrityViolationRecord } from "../results/types.ts";
 import { executeModule } from "../sandbox/executeModule.ts";
 import { startRpcGuard } from "../sandbox/rpcGuard.ts";
 import type { SentTransaction } from "../validators/types.ts";

@@ -1,9 +1,10 @@
+import type { ChatMessage } from "../models/types.ts";
 import type { AnswerSpec, Instance } from "../tasks/types.ts";
 import { CATALOGUE, type Catalogue } from "../world/catalogue.ts";
 import type { World } from "../world/world.ts";
 
-/** One chat message of an attempt's transcript. */
-export type ChatMessage = { role: "system" | "user" | "assistant"; content: string };
+// Kept for importers of the old home; the type lives with the model interface (src/models/types.ts).
+export type { ChatMessage };
 
 const ATOMIC_ROLE = `You write TypeScript transaction code for an EVM wallet agent on BNB Smart Chain.
 Answer with exactly one fenced TypeScript code block (\`\`\`ts). The module must export:

@@ -1,11 +1,11 @@
 import { decodeFunctionData, type Hex } from "viem";
+import { meanCi95, passAtK } from "../results/stats.ts";
+import type { InstanceResult, TransactionRecord } from "../results/types.ts";
 import * as abis from "../world/abis.ts";
 import { CATALOGUE } from "../world/catalogue.ts";
 import { renderFigures } from "./figures.ts";
 import { type LeaderboardRow, quadrants } from "./leaderboard.ts";
 import type { MergedRun } from "./merge.ts";
-import { meanCi95, passAtK } from "./stats.ts";
-import type { InstanceResult, TransactionRecord } from "./types.ts";
 
 const esc = (s: unknown) =>
   String(s).replace(

@@ -1,6 +1,13 @@
+import {
+  commonK,
+  isProviderError,
+  meanPassAtK,
+  splitAverage,
+  splitScores,
+  taskScores,
+} from "../results/reduce.ts";
+import { meanCi95 } from "../results/stats.ts";
 import type { MergedRun } from "./merge.ts";
-import { meanCi95, passAtK } from "./stats.ts";
-import type { InstanceResult } from "./types.ts";
 
 /** Tasks of each split in the full benchmark (paper §3): the leaderboard's maxima. */
 export const SPLIT_TASKS = { atomic: 62, composite: 45 } as const;
@@ -31,69 +38,46 @@ export type LeaderboardRow = {
   costUsd: number;
 };
 
-type Usage = { inputTokens?: number; outputTokens?: number; costUsd?: number };
-
-function perTask(instances: readonly InstanceResult[]) {
-  const byTask = new Map<string, InstanceResult[]>();
-  for (const i of instances) byTask.set(i.taskId, [...(byTask.get(i.taskId) ?? []), i]);
-  return byTask;
-}
-
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 
-/** Builds a row from a merged run (several seeds/epochs per task are averaged per task). */
+/**
+ * Builds a row from a merged run through the shared reducers (src/results/reduce.ts): the split
+ * scores are those of the run's results.json summary for the same instances.
+ */
 export function leaderboardRow(run: MergedRun): LeaderboardRow {
-  const scored = run.results.instances.filter((i) => i.failure?.class !== "provider_error");
-  const tasks = perTask(scored);
-  const splitScore = (split: "atomic" | "composite") => {
-    let sum = 0;
-    let n = 0;
-    for (const xs of tasks.values()) {
-      if (xs[0]!.split !== split) continue;
-      sum += xs.reduce((a, i) => a + i.score, 0) / xs.length;
-      n++;
-    }
-    return { sum, n };
-  };
-  const a = splitScore("atomic");
-  const c = splitScore("composite");
-  const k = Math.min(...[...tasks.values()].map((xs) => xs.length));
-  const passAt = (kk: number) =>
-    tasks.size === 0
-      ? 0
-      : [...tasks.values()].reduce(
-          (s, xs) => s + passAtK(xs.length, xs.filter((i) => i.passed).length, kk),
-          0,
-        ) / tasks.size;
+  const scored = run.results.instances.filter((i) => !isProviderError(i));
+  const tasks = taskScores(scored);
+  const { atomic: a, composite: c, total } = splitScores(tasks);
+  const k = commonK(tasks);
   const ci = meanCi95(scored.map((i) => i.score));
-  const usage = run.results.instances.map(
-    (i) => ((i as InstanceResult & { usage?: Usage }).usage ?? {}) as Usage,
-  );
+  const usage = run.results.instances.map((i) => i.usage);
   return {
     // A run without a sandbox barrier (--unsafe-sandbox, docs/SECURITY.md) is marked where it is compared.
     model: run.manifest.sandbox?.unsafe ? `${run.model} (unsafe sandbox)` : run.model,
-    atomic: round(a.sum, 2),
-    composite: round(c.sum, 2),
-    total: round(a.sum + c.sum, 2),
-    avg: a.n + c.n === 0 ? 0 : round((a.sum + c.sum) / (a.n + c.n)),
+    atomic: a.score,
+    composite: c.score,
+    total: total.score,
+    avg: round(splitAverage(total) ?? 0),
     avgCi95: round(ci.ci95),
-    atomicAvg: a.n ? round(a.sum / a.n) : null,
-    compositeAvg: c.n ? round(c.sum / c.n) : null,
-    atomicTasks: a.n,
-    compositeTasks: c.n,
-    passed: scored.filter((i) => i.passed).length,
-    instances: scored.length,
-    passAt1: round(passAt(1) * 100),
-    passAtK: round(passAt(Number.isFinite(k) ? k : 1) * 100),
-    k: Number.isFinite(k) ? k : 1,
-    inputTokens: usage.reduce((s, u) => s + (u.inputTokens ?? 0), 0),
-    outputTokens: usage.reduce((s, u) => s + (u.outputTokens ?? 0), 0),
+    atomicAvg: nullableRound(splitAverage(a)),
+    compositeAvg: nullableRound(splitAverage(c)),
+    atomicTasks: a.tasks,
+    compositeTasks: c.tasks,
+    passed: total.passed,
+    instances: total.count,
+    passAt1: round(meanPassAtK(tasks, 1) * 100),
+    passAtK: round(meanPassAtK(tasks, k) * 100),
+    k,
+    inputTokens: usage.reduce((s, u) => s + (u?.inputTokens ?? 0), 0),
+    outputTokens: usage.reduce((s, u) => s + (u?.outputTokens ?? 0), 0),
     costUsd: round(
-      usage.reduce((s, u) => s + (u.costUsd ?? 0), 0),
+      usage.reduce((s, u) => s + (u?.costUsd ?? 0), 0),
       4,
     ),
   };
 }
+
+const nullableRound = (x: number | null) => (x === null ? null : round(x));
 
 /** Rows sorted by total, best first. */
 export function leaderboard(runs: readonly MergedRun[]): LeaderboardRow[] {

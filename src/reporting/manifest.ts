@@ -5,13 +5,11 @@ import { effectiveSampling } from "../models/providerModel.ts";
 import { resolveModelName } from "../models/registry.ts";
 import { isLocalModel } from "../models/resolve.ts";
 import { modelSettings } from "../models/settings.ts";
+import type { ForkRecord, RunManifest } from "../results/types.ts";
 import type { RunOptions } from "../runOptions.ts";
-import { ensureMemoryBarrier } from "../sandbox/memoryCgroup.ts";
-import { ensureNetworkBarrier } from "../sandbox/networkBarrier.ts";
-import { requireSandboxBarriers } from "../sandbox/requireBarriers.ts";
-import { PROJECT_ROOT } from "../tasks/load.ts";
+import { type LoadedTask, loadTasks, PROJECT_ROOT } from "../tasks/load.ts";
 import { anvilBinaryPath } from "../world/anvil.ts";
-import type { ForkRecord, RunManifest } from "./types.ts";
+import type { ForkContext } from "../world/fork/boot.ts";
 
 function gitCommit(): string | null {
   try {
@@ -34,14 +32,30 @@ function anvilVersion(): string {
   }
 }
 
+/** The task files and their sha256, by path (the manifest's `taskFiles`). */
+export const taskFileHashes = (tasks: readonly LoadedTask[] = loadTasks()) =>
+  Object.fromEntries(tasks.map((t) => [t.spec.file, t.spec.sha256]));
+
+/** results.json `manifest.fork` from the fork the global setup provisioned. */
+export function forkRecord(fork: ForkContext): ForkRecord {
+  return {
+    ...fork.manifest,
+    slots: fork.report.slots,
+    unprovisioned: fork.report.requirements.filter((r) => !r.ok).map((r) => ({ id: r.id, detail: r.detail })),
+    timings: fork.report.timings,
+  };
+}
+
 /**
- * The run manifest of results.json: what a reader needs to reproduce or compare the run.
+ * The run manifest of results.json: what a reader needs to reproduce or compare the run. Installs
+ * nothing: `sandbox` is what the caller (the global setup) installed.
  * @param fork fork mode only: the pinned block, redacted URL and what provisioning found.
  */
 export function buildManifest(
   options: RunOptions,
-  taskFiles: Record<string, string>,
   world: { worldId: string; chainId: number },
+  sandbox: NonNullable<RunManifest["sandbox"]>,
+  taskFiles: Record<string, string>,
   fork?: ForkRecord | undefined,
 ): RunManifest {
   const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")) as {
@@ -61,11 +75,7 @@ export function buildManifest(
     nodeVersion: process.version,
     startedAt: new Date().toISOString(),
     ...(fork ? { fork } : {}),
-    sandbox: {
-      network: ensureNetworkBarrier(),
-      memory: ensureMemoryBarrier(),
-      ...(options.unsafeSandbox ? { unsafe: requireSandboxBarriers(options.model, true).missing } : {}),
-    },
+    sandbox,
     ...providerManifest(options),
   };
 }

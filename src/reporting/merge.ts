@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { BaseError } from "../errors.ts";
+import type { InstanceResult, RunManifest, RunResults } from "../results/types.ts";
 import { summarize } from "./summary.ts";
-import type { InstanceResult, RunManifest, RunResults } from "./types.ts";
 
 /** Raised when runs cannot be merged (their manifests disagree, or an instance appears twice). */
 export class MergeError extends BaseError {

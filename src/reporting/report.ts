@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { modelSlug } from "../runOptions.ts";
 import { renderReportHtml } from "./html.ts";
 import { leaderboard, renderLeaderboardMarkdown } from "./leaderboard.ts";
 import { loadRuns, mergeRuns } from "./merge.ts";
@@ -18,7 +19,7 @@ export async function writeReport(p: WriteReportParameters) {
   writeFileSync(path.join(p.out, "leaderboard.md"), renderLeaderboardMarkdown(rows));
   writeFileSync(path.join(p.out, "report.html"), await renderReportHtml(merged, rows));
   for (const run of merged) {
-    const dir = path.join(p.out, "runs", run.model.replace(/[^A-Za-z0-9._-]+/g, "_"));
+    const dir = path.join(p.out, "runs", modelSlug(run.model));
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, "results.json"), `${JSON.stringify(run.results, null, 2)}\n`);
   }

@@ -1,37 +1,21 @@
 import { sumUsage } from "../models/usage.ts";
-import { compositeMetrics, renderCompositeMetrics } from "./metrics.ts";
-import type { InstanceResult, RunResults, SplitSummary } from "./types.ts";
-
-/** Maximum score of one instance. */
-export const INSTANCE_MAX = 100;
-
-/** An instance the provider never answered (after retries): it has no score, not a 0. */
-export const isProviderError = (i: InstanceResult) => i.failure?.class === "provider_error";
+import { compositeMetrics } from "../results/metrics.ts";
+import { INSTANCE_MAX, isProviderError, splitAverage, splitScores, taskScores } from "../results/reduce.ts";
+import type { CompositeMetrics, InstanceResult, RunResults, SplitSummary } from "../results/types.ts";
 
 /**
- * Split totals of the paper's Table 1 (§3.7): score sums, maxima, passes, counts. Instances with a
- * `provider_error` are left out of every split's score, max, passed and count, and out of the composite
- * metrics: they are no model failure, and the next run into the same `--out` retries them. They are
- * counted in `providerErrors` instead; `usage` sums tokens and cost. Both of those are present only in
- * runs of provider models.
+ * Split totals of the paper's Table 1 (§3.7) through the shared reducers (src/results/reduce.ts):
+ * per task the mean over its epochs, summed per split. Instances with a `provider_error` are left out
+ * of every split and of the composite metrics: they are no model failure, and the next run into the
+ * same `--out` retries them. They are counted in `providerErrors` instead; `usage` sums tokens and
+ * cost. Both of those are present only in runs of provider models.
  */
 export function summarize(all: readonly InstanceResult[]): RunResults["summary"] {
   const instances = all.filter((i) => !isProviderError(i));
   const failed = all.filter(isProviderError);
   const provider = failed.length > 0 || all.some((i) => i.usage);
-  const of = (split?: "atomic" | "composite"): SplitSummary => {
-    const xs = split ? instances.filter((i) => i.split === split) : instances;
-    return {
-      score: Math.round(xs.reduce((s, i) => s + i.score, 0) * 100) / 100,
-      max: xs.length * INSTANCE_MAX,
-      passed: xs.filter((i) => i.passed).length,
-      count: xs.length,
-    };
-  };
   return {
-    atomic: of("atomic"),
-    composite: of("composite"),
-    total: of(),
+    ...splitScores(taskScores(instances)),
     compositeMetrics: compositeMetrics(instances),
     providerErrors: provider
       ? {
@@ -60,7 +44,7 @@ export function renderSummary(summary: RunResults["summary"], model: string): st
     `${pad("split", 10)} ${pad("score", 13, true)} ${pad("passed", 11, true)} ${pad("avg", 7, true)}`,
   ];
   for (const [name, s] of rows) {
-    const avg = s.count === 0 ? "—" : (s.score / s.count).toFixed(1);
+    const avg = splitAverage(s)?.toFixed(1) ?? "—";
     lines.push(
       `${pad(name, 10)} ${pad(`${s.score} / ${s.max}`, 13, true)} ${pad(`${s.passed} / ${s.count}`, 11, true)} ${pad(avg, 7, true)}`,
     );
@@ -103,4 +87,44 @@ export function renderSandboxWarning(sandbox: RunResults["manifest"]["sandbox"])
     return `Run with --unsafe-sandbox${sandbox.unsafe.length ? ` without: ${sandbox.unsafe.join("; ")}` : ""}. Scores of untrusted models are not trustworthy here (docs/SECURITY.md).`;
   if (missing.length === 0) return undefined;
   return `Sandbox without an OS barrier: ${missing.map(([name, b]) => `${name} (${b.detail})`).join("; ")}. Scores of untrusted models are not trustworthy here (docs/SECURITY.md).`;
+}
+
+/** One line for the end of a run. */
+export function renderCompositeMetrics(m: CompositeMetrics): string {
+  return `Composite quality: K_act ${m.meanKAct} (failed ${m.meanKFailed}, queries ${m.meanKQuery}) · Eff ${m.effPct}% · 1st ${m.firstTryPct}% · ethers ${m.ethersPct}% · Δ mean ${m.overhead.mean}, over-optimal ${m.overhead.overOptimalPct}%, P90 ${m.overhead.p90}`;
+}
+
+/**
+ * Everything printed as a run ends, after the per-instance lines: the totals table, the instances
+ * below 100, those not started or skipped, resumed ones, a missing sandbox barrier, infra retries.
+ */
+export function renderRunEnd(
+  results: RunResults,
+  options: { model: string; budget?: number | undefined },
+): string {
+  const { instances, notStarted = [], skipped = [] } = results;
+  const lines = [renderSummary(results.summary, options.model)];
+  if (results.interrupted) lines.push("Interrupted: the totals cover the instances that finished.");
+  const shortfalls = renderShortfalls(instances);
+  if (shortfalls.length > 0) lines.push("Instances below 100:", ...shortfalls);
+  if (notStarted.length > 0)
+    lines.push(`Not started (--budget ${options.budget} USD): ${notStarted.map((n) => n.taskId).join(", ")}`);
+  if (skipped.length > 0)
+    lines.push(
+      `Skipped on the fork (pre-state not provisioned; not a model failure): ${skipped.length} instance(s), left out of the scores and maxima above (${skipped.length * 100} points).`,
+      ...skipped.map((s) => `  ${s.taskId} (epoch ${s.epoch}): ${s.reason}`),
+    );
+  const resumed = instances.filter((i) => i.resumed).length;
+  if (resumed > 0)
+    lines.push(
+      `Resumed: ${resumed} instance(s) kept from an earlier run into this --out (--fresh runs them again).`,
+    );
+  const sandboxWarning = renderSandboxWarning(results.manifest.sandbox);
+  if (sandboxWarning) lines.push(sandboxWarning);
+  const retries = instances.reduce((n, i) => n + (i.infraRetries ?? 0), 0);
+  if (retries > 0)
+    lines.push(
+      `Infrastructure retries: ${retries} attempt(s) run again after their Anvil instance failed (not scored).`,
+    );
+  return lines.join("\n");
 }

@@ -2,67 +2,103 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { checkRunModel } from "../../src/models/checkRunModel.ts";
-import type { RunOptions } from "../../src/runOptions.ts";
+import { buildManifest, forkRecord, taskFileHashes } from "../../src/reporting/manifest.ts";
+import { phase } from "../../src/run/phases.ts";
+import "../../src/run/vitest.ts";
+import { ensureMemoryBarrier } from "../../src/sandbox/memoryCgroup.ts";
+import { ensureNetworkBarrier } from "../../src/sandbox/networkBarrier.ts";
+import { requireSandboxBarriers } from "../../src/sandbox/requireBarriers.ts";
 import { loadTasks, PROJECT_ROOT } from "../../src/tasks/load.ts";
-import type { AnvilHandle } from "../../src/world/anvil.ts";
+import { planInstances, selectTasks } from "../../src/tasks/select.ts";
+import { type AnvilHandle, startAnvil } from "../../src/world/anvil.ts";
 import { bootForkInstance, type ForkContext, resolveFork } from "../../src/world/fork/boot.ts";
 import { tasksToSkip } from "../../src/world/fork/provision.ts";
-import { createAnvilPool } from "../../src/world/pool.ts";
-import { loadWorld } from "../../src/world/world.ts";
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    questbench: RunOptions;
-    /** URLs of the Anvil instances booted from the world state for this run. */
-    anvilUrls: string[];
-    fork: ForkContext | null;
-  }
-}
+import { loadWorld, worldStatePath } from "../../src/world/world.ts";
 
 /**
- * Boots `--concurrency` Anvil instances from the world state file and hands their URLs to the
- * benchmark tests (SPEC.md §3 "Pool"); stops them when the run ends. With `--fork-url`, each
- * instance is a fork at the pinned block, provisioned by src/world/fork (the first one's world and
- * report are provided as `fork`).
+ * Once per Vitest session: installs the sandbox barriers, boots `--concurrency` Anvil instances from
+ * the world state (SPEC.md §3 "Pool"; with `--fork-url`, forks provisioned by src/world/fork) and
+ * builds the run manifest; provides their URLs, the fork and the manifest to the tests and the
+ * reporter. The test file's pool fixture takes the instances over; they stop when the session ends.
  */
 export default async function setup(project: TestProject) {
+  phase("global setup: start");
   const options = project.getProvidedContext().questbench;
   // A missing API key or an unknown model fails here, before any Anvil starts (plain Vitest runs).
   checkRunModel(options);
-  let world = loadWorld();
-  let boot: (() => Promise<AnvilHandle>) | undefined;
-  const spare: AnvilHandle[] = [];
-  if (options.forkUrl) {
-    const url = options.forkUrl;
-    const manifest = await resolveFork({ url, block: options.forkBlock ?? "latest" });
-    const first = await bootForkInstance({ url, fork: manifest });
-    const forkWorld = first.world;
-    world = forkWorld;
-    spare.push(first.handle);
-    boot = async () =>
-      spare.pop() ?? (await bootForkInstance({ url, fork: manifest, expect: forkWorld })).handle;
-    const texts = loadTasks().map((t) => ({
-      id: t.spec.id,
-      // The spec and its gold answer (gold.ts / gold/ sit beside task.json since issue 15).
-      text: [
-        readFileSync(path.join(PROJECT_ROOT, t.spec.file), "utf8"),
-        ...Object.values(t.spec.reference ?? {}).flat(),
-      ].join("\n"),
-    }));
-    const skipped = tasksToSkip(first.report.requirements, texts);
-    project.provide("fork", { manifest, world: forkWorld, report: first.report, skipped });
-  } else project.provide("fork", null);
-  const pool = createAnvilPool({ size: options.concurrency, world, boot });
+  // The one place the run installs the OS barriers around sandboxed code (docs/SECURITY.md).
+  const sandbox = {
+    network: ensureNetworkBarrier(),
+    memory: ensureMemoryBarrier(),
+    // --unsafe-sandbox: the barriers this run goes without are recorded (and marked in reports).
+    ...(options.unsafeSandbox ? { unsafe: requireSandboxBarriers(options.model, true).missing } : {}),
+  };
+  const tasks = loadTasks();
+  // No more chains than instances: a one-task run boots one Anvil.
+  const size = Math.max(
+    1,
+    Math.min(
+      options.concurrency,
+      planInstances(selectTasks(tasks, options), options.epochs, options.shard).length,
+    ),
+  );
+  const handles: AnvilHandle[] = [];
+  const stop = () => Promise.all(handles.map((h) => h.stop()));
+  let fork: ForkContext | null = null;
   try {
-    await pool.start();
+    if (options.forkUrl) {
+      const url = options.forkUrl;
+      const manifest = await resolveFork({ url, block: options.forkBlock ?? "latest" });
+      const first = await bootForkInstance({ url, fork: manifest });
+      handles.push(first.handle);
+      const rest = await Promise.all(
+        Array.from({ length: size - 1 }, () =>
+          bootForkInstance({ url, fork: manifest, expect: first.world }),
+        ),
+      );
+      handles.push(...rest.map((r) => r.handle));
+      const texts = tasks.map((t) => ({
+        id: t.spec.id,
+        // The spec and its gold answer (gold.ts / gold/ sit beside task.json since issue 15).
+        text: [
+          readFileSync(path.join(PROJECT_ROOT, t.spec.file), "utf8"),
+          ...Object.values(t.spec.reference ?? {}).flat(),
+        ].join("\n"),
+      }));
+      const skipped = tasksToSkip(first.report.requirements, texts);
+      fork = { manifest, world: first.world, report: first.report, skipped };
+    } else {
+      const world = loadWorld();
+      handles.push(
+        ...(await Promise.all(
+          Array.from({ length: size }, () =>
+            startAnvil({ loadState: worldStatePath(), chainId: world.chainId }),
+          ),
+        )),
+      );
+    }
   } catch (error) {
-    await pool.stop();
-    await Promise.all(spare.map((handle) => handle.stop()));
+    await stop();
     throw error;
   }
-  project.provide("anvilUrls", pool.urls);
+  const world = fork?.world ?? loadWorld();
+  project.provide("fork", fork);
+  project.provide(
+    "anvilUrls",
+    handles.map((h) => h.url),
+  );
+  project.provide(
+    "manifest",
+    buildManifest(
+      options,
+      { worldId: world.worldId, chainId: world.chainId },
+      sandbox,
+      taskFileHashes(tasks),
+      fork ? forkRecord(fork) : undefined,
+    ),
+  );
+  phase("global setup: anvils booted, manifest built");
   return async () => {
-    await pool.stop();
-    await Promise.all(spare.map((handle) => handle.stop()));
+    await stop();
   };
 }

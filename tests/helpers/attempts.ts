@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from "vitest";
 import { resolveModel } from "../../src/models/resolve.ts";
 import type { ModelClient } from "../../src/models/types.ts";
 import { runAttempt } from "../../src/protocol/attempt.ts";
-import type { InstanceResult } from "../../src/reporting/types.ts";
+import type { InstanceResult } from "../../src/results/types.ts";
 import { instantiate } from "../../src/tasks/instantiate.ts";
 import { type LoadedTask, loadTasks } from "../../src/tasks/load.ts";
 import { type AnvilPool, createAnvilPool } from "../../src/world/pool.ts";

@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { InstanceResult, RunResults } from "../../src/reporting/types.ts";
+import type { InstanceResult, RunResults } from "../../src/results/types.ts";
 import { PROJECT_ROOT } from "../../src/tasks/load.ts";
 
 const bin = path.join(PROJECT_ROOT, "bin/questbench.mjs");
@@ -37,15 +37,14 @@ export type CliRun = { code: number | null; signal: string | null; stdout: strin
 export function questbench(
   args: string[],
   onSpawn?: (pid: number) => void,
-  options: { detached?: boolean } = {},
+  options: { detached?: boolean; cwd?: string; onStdout?: (text: string) => void } = {},
 ): Promise<CliRun> {
   return new Promise<CliRun>((resolve) => {
     const child = spawn(process.execPath, [bin, ...args], {
-      cwd: PROJECT_ROOT,
+      cwd: options.cwd ?? PROJECT_ROOT,
       detached: options.detached ?? false,
       env: {
         ...process.env,
-        QUESTBENCH_OPTIONS: "",
         QUESTBENCH_MODEL: "",
         QUESTBENCH_CACHE_DIR: "",
         ANTHROPIC_API_KEY: "",
@@ -57,6 +56,7 @@ export function questbench(
     let stderr = "";
     child.stdout.on("data", (d) => {
       stdout += d;
+      options.onStdout?.(String(d));
     });
     child.stderr.on("data", (d) => {
       stderr += d;
@@ -109,4 +109,24 @@ export async function waitFor(condition: () => boolean, what: string, timeoutMs 
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await sleep(everyMs);
   }
+}
+
+/** A copy of the project (node_modules linked) that a test may edit without touching the real one. */
+export function projectCopy(): string {
+  const root = tmp("qb-project-");
+  for (const entry of [
+    "src",
+    "tasks",
+    "fixtures",
+    "reporters",
+    "tests/benchmark",
+    "vitest.config.ts",
+    "tsconfig.json",
+    "package.json",
+  ])
+    cpSync(path.join(PROJECT_ROOT, entry), path.join(root, entry), { recursive: true });
+  symlinkSync(path.join(PROJECT_ROOT, "node_modules"), path.join(root, "node_modules"));
+  // The sandbox runs model code as another user: it must be able to read the project (mkdtemp gives 0700).
+  chmodSync(root, 0o755);
+  return root;
 }

@@ -1,5 +1,4 @@
-import type { ChatMessage } from "../../protocol/prompt.ts";
-import type { SamplingSettings, Usage } from "../types.ts";
+import type { ChatMessage, SamplingSettings, Usage } from "../types.ts";
 
 /** What an adapter returns for one call: the completion text, token counts and the provider's raw answer. */
 export type AdapterResponse = {

@@ -1,26 +1,4 @@
-import type { InstanceResult } from "./types.ts";
-
-/**
- * Composite execution-quality metrics (paper §5.3 Table 2 and App. F.3 Table 9), over the composite
- * instances of a run. Percentages are 0–100; `null` when no composite instance ran.
- * - meanKAct: mean K_act (execution rounds, failures and queries included).
- * - effPct (Eff%): mean of min(1, K_opt / K_act) over instances with K_act > 0.
- * - firstTryPct (1st%): share of instances that passed (score ≥ 60) without a failed round.
- * - ethersPct (ethers%): share of instances with an "ethers is not defined" failure in some round.
- * - overhead: Δ = K_act − K_opt — its mean, the share of instances with Δ > 0, and its P90
- *   (nearest rank).
- * Also kept apart (the paper's K_act conflates them): mean K_failed and mean K_query.
- */
-export type CompositeMetrics = {
-  count: number;
-  meanKAct: number;
-  meanKFailed: number;
-  meanKQuery: number;
-  effPct: number;
-  firstTryPct: number;
-  ethersPct: number;
-  overhead: { mean: number; overOptimalPct: number; p90: number };
-};
+import type { CompositeMetrics, InstanceResult } from "./types.ts";
 
 const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -55,9 +33,4 @@ export function compositeMetrics(instances: readonly InstanceResult[]): Composit
       p90: percentile(deltas, 90),
     },
   };
-}
-
-/** One line for the end of a run. */
-export function renderCompositeMetrics(m: CompositeMetrics): string {
-  return `Composite quality: K_act ${m.meanKAct} (failed ${m.meanKFailed}, queries ${m.meanKQuery}) · Eff ${m.effPct}% · 1st ${m.firstTryPct}% · ethers ${m.ethersPct}% · Δ mean ${m.overhead.mean}, over-optimal ${m.overhead.overOptimalPct}%, P90 ${m.overhead.p90}`;
 }

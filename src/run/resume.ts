@@ -1,14 +1,16 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import type { InstanceResult } from "../reporting/types.ts";
-import type { SamplingSettings } from "./types.ts";
+import type { SamplingSettings } from "../models/types.ts";
+import type { InstanceResult } from "../results/types.ts";
+import { PROJECT_ROOT } from "../tasks/load.ts";
 
 /**
  * What a finished result must match to be kept by a rerun (resume): model name, run seed, epoch,
- * task id, the task file's sha256 (an edited task runs again), the sampling settings sent and, for a
- * `scripted:DIR` model, the hash of the task's response files (an edited answer runs again; see
- * {@link scriptedResponsesHash}).
+ * task id, the task file's sha256 (an edited task runs again), the sampling settings sent, the hash
+ * of the code that prompts, runs and scores ({@link scoringCodeHash}: an edited validator or prompt
+ * scores again, in watch mode too) and, for a `scripted:DIR` model, the hash of the task's response
+ * files (an edited answer runs again; see {@link scriptedResponsesHash}).
  */
 export function resumeKey(p: {
   model: string;
@@ -17,12 +19,37 @@ export function resumeKey(p: {
   taskId: string;
   taskSha256: string;
   sampling: SamplingSettings | null;
+  codeSha256: string;
   responsesSha256?: string | undefined;
 }): string {
-  const parts: unknown[] = [p.model, p.seed, p.epoch, p.taskId, p.taskSha256, p.sampling];
-  // Appended only when set, so the keys of provider-model runs stay what they were.
+  const parts: unknown[] = [p.model, p.seed, p.epoch, p.taskId, p.taskSha256, p.sampling, p.codeSha256];
   if (p.responsesSha256 !== undefined) parts.push(p.responsesSha256);
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 32);
+}
+
+/** Folders whose files decide a score: everything under src/ but the rendering of results, and the world. */
+const SCORING_CODE = ["src", "fixtures/world"];
+const NOT_SCORING = new Set(["src/reporting", "src/results"]);
+
+/**
+ * sha256 over the names and contents of the code and data that prompt the model, run its code and
+ * score it (every file under src/ except src/reporting and src/results, and fixtures/world), in
+ * path order. Task files are not in it: each task's own sha256 is part of its key.
+ */
+export function scoringCodeHash(root = PROJECT_ROOT): string {
+  const hash = createHash("sha256");
+  const walk = (rel: string) => {
+    if (NOT_SCORING.has(rel)) return;
+    const abs = path.join(root, rel);
+    if (statSync(abs).isDirectory()) {
+      for (const name of readdirSync(abs).sort()) walk(`${rel}/${name}`);
+      return;
+    }
+    const content = readFileSync(abs);
+    hash.update(`${rel}\0${content.length}\0`).update(content);
+  };
+  for (const dir of SCORING_CODE) walk(dir);
+  return hash.digest("hex");
 }
 
 /**

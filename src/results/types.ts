@@ -1,10 +1,7 @@
-import type { SamplingSettings } from "../models/types.ts";
+import type { ChatMessage, SamplingSettings } from "../models/types.ts";
 import type { UsageRecord } from "../models/usage.ts";
-import type { CompositeRecord } from "../protocol/composite.ts";
-import type { ChatMessage } from "../protocol/prompt.ts";
 import type { Split } from "../tasks/types.ts";
 import type { CheckResult } from "../validators/types.ts";
-import type { CompositeMetrics } from "./metrics.ts";
 
 /** Why an instance did not score (results.json `instances[].failure.class`). */
 export type FailureClass =
@@ -89,7 +86,11 @@ export type InstanceResult = {
   infraRetries?: number | undefined;
 };
 
-export type SplitSummary = { score: number; max: number; passed: number; count: number };
+/**
+ * A split's totals (src/results/reduce.ts): `score` = Σ over tasks of the task's mean score over its
+ * epochs, `max` = tasks × 100; `passed` and `count` are instances (score ≥ 60 / all).
+ */
+export type SplitSummary = { score: number; max: number; passed: number; count: number; tasks: number };
 
 export type RunManifest = {
   packageVersion: string;
@@ -170,6 +171,11 @@ export type SkippedInstance = { taskId: string; epoch: number; reason: string };
 /** The whole of results.json. */
 export type RunResults = {
   schemaVersion: 1;
+  /**
+   * The run was interrupted (Ctrl-C, SIGTERM): `instances` holds those that finished; a rerun into
+   * the same `--out` keeps them and runs the rest. Absent for a run that ended.
+   */
+  interrupted?: boolean | undefined;
   manifest: RunManifest;
   summary: {
     atomic: SplitSummary;
@@ -194,4 +200,64 @@ export type RunResults = {
    */
   skipped?: SkippedInstance[] | undefined;
   instances: InstanceResult[];
+};
+
+/** How a composite round went (results.json `instances[].composite.rounds[]`). */
+export type RoundRecord = {
+  round: number;
+  response: string;
+  /** What the round did: sent a transaction, returned an answer, failed, reported an error, or only submitted. */
+  kind: "transaction" | "answer" | "failed" | "error_report" | "submit_only";
+  /** True when the round counts in K_act (every execution round; a bare submit does not). */
+  counted: boolean;
+  transaction?: TransactionRecord | undefined;
+  answer?: unknown;
+  failure?: Failure | undefined;
+  control?: "submit" | "error" | undefined;
+  feedback: string;
+};
+
+/** The composite part of an instance result: K values (paper §3.7, Table 2) and the transcript. */
+export type CompositeRecord = {
+  kOpt: number;
+  /** Execution rounds, failed ones and queries included (the paper's K_act). */
+  kAct: number;
+  /** Rounds that failed (runtime error, invalid response, revert, rejected send). */
+  kFailed: number;
+  /** Rounds that only read (returned an answer). */
+  kQuery: number;
+  budget: number;
+  /** 100 iff every end-state check holds, else 0 (before the step-efficiency decay). */
+  base: number;
+  /** min(1, K_opt / K_act). */
+  decay: number;
+  endedBy: "submit" | "error_report" | "budget" | "integrity_violation";
+  /** The submitted answer, with fields returned by the last module joined. */
+  answer: unknown;
+  plan: string;
+  rounds: RoundRecord[];
+  /** Some round failed with "ethers is not defined" (the paper's ethers% metric). */
+  ethersNotDefined: boolean;
+};
+
+/**
+ * Composite execution-quality metrics (paper §5.3 Table 2 and App. F.3 Table 9), over the composite
+ * instances of a run. Percentages are 0–100; `null` when no composite instance ran.
+ * - meanKAct: mean K_act (execution rounds, failures and queries included).
+ * - effPct (Eff%): mean of min(1, K_opt / K_act) over instances with K_act > 0.
+ * - firstTryPct (1st%): share of instances that passed (score ≥ 60) without a failed round.
+ * - ethersPct (ethers%): share of instances with an "ethers is not defined" failure in some round.
+ * - overhead: Δ = K_act − K_opt — its mean, the share of instances with Δ > 0, and its P90
+ *   (nearest rank).
+ * Also kept apart (the paper's K_act conflates them): mean K_failed and mean K_query.
+ */
+export type CompositeMetrics = {
+  count: number;
+  meanKAct: number;
+  meanKFailed: number;
+  meanKQuery: number;
+  effPct: number;
+  firstTryPct: number;
+  ethersPct: number;
+  overhead: { mean: number; overOptimalPct: number; p90: number };
 };

@@ -1,0 +1,99 @@
+import type { InstanceOutcome } from "../results/outcome.ts";
+
+/**
+ * Progress of a run as a person follows it (pure renderers; the reporter only prints them). In a
+ * terminal a live line is redrawn; without one (CI logs) each finished instance is one plain line,
+ * so a long run with a slow model is never silent.
+ */
+
+/** Score at or above which an instance passes (paper §3.7). */
+export const PASS_MARK = 60;
+
+/** Running totals of a run; `feed` one outcome per finished instance. */
+export type Progress = {
+  total: number;
+  done: number;
+  /** Sum of the scores of the scored instances, and their maximum (100 each). */
+  score: number;
+  max: number;
+  /** USD paid by this invocation so far (provider models with a price), else 0. */
+  spentUsd: number;
+  startedAtMs: number;
+};
+
+export function startProgress(total: number, startedAtMs: number): Progress {
+  return { total, done: 0, score: 0, max: 0, spentUsd: 0, startedAtMs };
+}
+
+/** The totals after one more finished instance (a new object). */
+export function feed(p: Progress, outcome: InstanceOutcome): Progress {
+  const next = { ...p, done: p.done + 1 };
+  if (outcome.kind === "scored" || outcome.kind === "resumed" || outcome.kind === "infra_error") {
+    next.score = Math.round((p.score + outcome.result.score) * 100) / 100;
+    next.max = p.max + 100;
+  }
+  if (outcome.kind === "scored") next.spentUsd = p.spentUsd + (outcome.result.usage?.spentUsd ?? 0);
+  return next;
+}
+
+/** Estimated time left, from the mean wall time per finished instance so far. */
+export function etaMs(p: Progress, nowMs: number): number | null {
+  if (p.done === 0) return null;
+  return ((nowMs - p.startedAtMs) / p.done) * (p.total - p.done);
+}
+
+const clock = (ms: number | null) => {
+  if (ms === null) return "–";
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
+};
+
+const usd = (x: number) => `$${x.toFixed(x < 1 ? 4 : 2)}`;
+
+/** done/total, running score, ETA and spend: the live line's text and every plain line's tail. */
+export function renderTotals(p: Progress, nowMs: number): string {
+  return `${p.done}/${p.total} · score ${p.score}/${p.max} · ETA ${clock(etaMs(p, nowMs))} · spent ${usd(p.spentUsd)}`;
+}
+
+/** How an outcome shows: its mark, its score or state, and why it did not pass. */
+export function describeOutcome(outcome: InstanceOutcome): { mark: string; text: string; passed: boolean } {
+  switch (outcome.kind) {
+    case "scored":
+    case "resumed": {
+      const r = outcome.result;
+      const passed = r.score >= PASS_MARK;
+      const why = r.failure ? ` ${r.failure.class}` : r.score < 100 ? " partial" : "";
+      return {
+        mark: passed ? "✓" : "✗",
+        text: `${r.score}${why}${outcome.kind === "resumed" ? " (resumed)" : ""}`,
+        passed,
+      };
+    }
+    case "infra_error":
+      return { mark: "✗", text: "0 infra_error", passed: false };
+    case "provider_error":
+      return { mark: "!", text: "provider_error (not scored)", passed: false };
+    case "not_started":
+      return { mark: "-", text: "not started (--budget)", passed: false };
+    case "skipped":
+      return { mark: "-", text: "skipped (fork pre-state)", passed: false };
+  }
+}
+
+/** The note a Vitest test carries (`context.annotate`): its score, and when below the pass mark, so. */
+export function renderInstanceAnnotation(outcome: InstanceOutcome): string | undefined {
+  if (outcome.kind === "skipped" || outcome.kind === "not_started") return undefined;
+  const { text, passed } = describeOutcome(outcome);
+  return `score ${text}${passed ? "" : ` — below the pass mark (${PASS_MARK})`}`;
+}
+
+/** One plain line for a finished instance (no ANSI codes): mark, name, score, then the totals. */
+export function renderFinishedLine(
+  name: string,
+  outcome: InstanceOutcome,
+  p: Progress,
+  nowMs: number,
+): string {
+  const { mark, text } = describeOutcome(outcome);
+  return `${mark} ${name}  ${text}  [${renderTotals(p, nowMs)}]`;
+}

@@ -1,0 +1,87 @@
+import { passAtK } from "./stats.ts";
+import type { InstanceResult, SplitSummary } from "./types.ts";
+
+/**
+ * The named reducers every score of the project goes through (end-of-run table, results.json
+ * `summary`, leaderboard.md, report.html): instances → per task over its epochs/seeds → per split →
+ * per model. Split scores are sums of per-task means (max 100 per task), so `--epochs 3` and three
+ * merged seeds score on the same scale as one epoch (paper §3.7, Table 1).
+ */
+
+/** Maximum score of one instance, and so of one task's mean. */
+export const INSTANCE_MAX = 100;
+
+/** An instance the provider never answered (after retries): it has no score, not a 0. */
+export const isProviderError = (i: InstanceResult) => i.failure?.class === "provider_error";
+
+/** One task's instances reduced over its epochs (and merged seeds). */
+export type TaskScore = {
+  taskId: string;
+  split: InstanceResult["split"];
+  /** Instances of the task (attempts: n of pass@k). */
+  n: number;
+  /** Instances that passed (score ≥ 60; c of pass@k). */
+  passed: number;
+  /** Mean score over the instances, 0–100. */
+  mean: number;
+};
+
+/**
+ * Reducer 1, per task: mean score and passes over each task's scored instances (provider errors
+ * left out: no score). Tasks in first-seen order.
+ */
+export function taskScores(instances: readonly InstanceResult[]): TaskScore[] {
+  const byTask = new Map<string, InstanceResult[]>();
+  for (const i of instances) {
+    if (isProviderError(i)) continue;
+    const key = `${i.split}/${i.taskId}`;
+    byTask.set(key, [...(byTask.get(key) ?? []), i]);
+  }
+  return [...byTask.values()].map((xs) => ({
+    taskId: xs[0]!.taskId,
+    split: xs[0]!.split,
+    n: xs.length,
+    passed: xs.filter((i) => i.passed).length,
+    mean: xs.reduce((s, i) => s + i.score, 0) / xs.length,
+  }));
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/**
+ * Reducer 2, per split (and over both, `total`): score = Σ per-task means (2 decimals), max = tasks ×
+ * 100, `avg` = score / tasks (null when no task); passed and count are instances.
+ */
+export function splitScores(
+  tasks: readonly TaskScore[],
+): Record<"atomic" | "composite" | "total", SplitSummary> {
+  const of = (xs: readonly TaskScore[]): SplitSummary => ({
+    score: round2(xs.reduce((s, t) => s + t.mean, 0)),
+    max: xs.length * INSTANCE_MAX,
+    passed: xs.reduce((s, t) => s + t.passed, 0),
+    count: xs.reduce((s, t) => s + t.n, 0),
+    tasks: xs.length,
+  });
+  return {
+    atomic: of(tasks.filter((t) => t.split === "atomic")),
+    composite: of(tasks.filter((t) => t.split === "composite")),
+    total: of(tasks),
+  };
+}
+
+/** A split's average per task, 0–100 (null when the split ran no task). */
+export const splitAverage = (s: SplitSummary): number | null => (s.tasks === 0 ? null : s.score / s.tasks);
+
+/**
+ * Reducer 3, per model: the mean over tasks of the unbiased pass@k (0–1; Chen et al., 2021).
+ * @throws {RangeError} when a task has fewer than k attempts (use {@link commonK}).
+ */
+export function meanPassAtK(tasks: readonly TaskScore[], k: number): number {
+  if (tasks.length === 0) return 0;
+  return tasks.reduce((s, t) => s + passAtK(t.n, t.passed, k), 0) / tasks.length;
+}
+
+/** The largest k every task has attempts for (1 when there is no task). */
+export function commonK(tasks: readonly TaskScore[]): number {
+  return tasks.length === 0 ? 1 : Math.min(...tasks.map((t) => t.n));
+}

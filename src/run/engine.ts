@@ -1,0 +1,300 @@
+import { BaseError as ViemBaseError } from "viem";
+import { ChainError, ModelProviderError, SandboxError } from "../errors.ts";
+import { createBudget } from "../models/budget.ts";
+import { effectiveSampling } from "../models/providerModel.ts";
+import { resolveModelName } from "../models/registry.ts";
+import { isLocalModel, resolveModel } from "../models/resolve.ts";
+import { modelSettings } from "../models/settings.ts";
+import type { ModelClient } from "../models/types.ts";
+import { costOf, estimateAttemptUsage } from "../models/usage.ts";
+import { type AtomicAttemptParameters, instanceFields, unevaluated } from "../protocol/atomic.ts";
+import { runAttempt } from "../protocol/attempt.ts";
+import { atomicPrompt, compositePrompt } from "../protocol/prompt.ts";
+import type { InstanceOutcome } from "../results/outcome.ts";
+import type { InstanceResult } from "../results/types.ts";
+import { outDir, type RunOptions } from "../runOptions.ts";
+import { setWarmSandboxChildren } from "../sandbox/executeModule.ts";
+import { instantiate } from "../tasks/instantiate.ts";
+import { type LoadedTask, loadTasks } from "../tasks/load.ts";
+import { planInstances, selectTasks } from "../tasks/select.ts";
+import type { Instance } from "../tasks/types.ts";
+import type { ForkContext } from "../world/fork/boot.ts";
+import { bootForkInstance } from "../world/fork/boot.ts";
+import { type AnvilPool, anvilRpc, createAnvilPool, type Lease } from "../world/pool.ts";
+import { loadWorld, type World } from "../world/world.ts";
+import { phase } from "./phases.ts";
+import { readFinished, resumeKey, scoringCodeHash, scriptedResponsesHash } from "./resume.ts";
+
+/** One planned test: a task spec × epoch, named as Vitest shows it. */
+export type PlannedInstance = { name: string; taskId: string; epoch: number };
+
+/** Leases chains for one instance; the test's fixture releases whatever is still held when it ends. */
+export type ChainSource = { lease(): Promise<Lease> };
+
+/** Attempts run again on a fresh instance after an infrastructure fault, at most. */
+export const MAX_INFRA_RETRIES = 2;
+
+/** {@link attemptWithInfraRetry} gave up: the chain failed under every attempt. */
+export class InfraRetriesExhausted extends ChainError {
+  constructor(
+    taskId: string,
+    readonly retries: number,
+    cause: unknown,
+  ) {
+    super(`${taskId}: the chain failed under ${retries + 1} attempts in a row.`, {
+      cause,
+      details: `Each attempt hit an infrastructure fault; the last: ${cause instanceof Error ? cause.message.split("\n")[0] : String(cause)}`,
+    });
+  }
+}
+
+/**
+ * Harness-side faults of the chain, not the model's: Anvil gone or not answering (ChainError, a viem
+ * transport error or receipt-wait timeout on the harness's own clients) or a sandbox that died
+ * before running any model code (SandboxError). Model faults are results, never exceptions.
+ */
+const isInfraFault = (error: unknown) =>
+  error instanceof ChainError || error instanceof SandboxError || error instanceof ViemBaseError;
+
+/**
+ * One attempt on a leased instance, retried on a fresh lease when the instance failed under it
+ * (SPEC.md §3 "Pool": an infrastructure retry, never a model failure): the attempt threw an
+ * infrastructure fault, or the instance fails its health check after the attempt (killed mid-run,
+ * whatever the attempt then made of it). The released dead instance is replaced by the pool at its
+ * next lease. The result records `infraRetries` when there were any.
+ * @throws {InfraRetriesExhausted} after {@link MAX_INFRA_RETRIES} retries; any other error of the attempt.
+ */
+export async function attemptWithInfraRetry(
+  chains: ChainSource,
+  p: Omit<AtomicAttemptParameters, "chain">,
+): Promise<InstanceResult> {
+  for (let retries = 0; ; retries++) {
+    let lease: Lease | undefined;
+    let fault: unknown;
+    try {
+      // A lease fails when its instance cannot be booted again: an infrastructure fault as well.
+      lease = await chains.lease();
+      let result: InstanceResult | undefined;
+      try {
+        result = await runAttempt({ ...p, chain: lease });
+      } catch (error) {
+        if (!isInfraFault(error)) throw error;
+        fault = error;
+      }
+      const alive = await anvilRpc(lease.url, "eth_chainId", [], 2_000).then(
+        () => true,
+        (error) => {
+          fault ??= error;
+          return false;
+        },
+      );
+      if (result && alive) return retries > 0 ? { ...result, infraRetries: retries } : result;
+    } catch (error) {
+      if (!isInfraFault(error)) throw error;
+      fault = error;
+    } finally {
+      lease?.release();
+    }
+    if (retries >= MAX_INFRA_RETRIES) throw new InfraRetriesExhausted(p.task.spec.id, retries, fault);
+  }
+}
+
+/**
+ * The result of an attempt the provider never answered (`provider_error`: no score, left out of the
+ * totals) or whose chain failed on every infrastructure retry (`infra_error`: scored 0 and counted,
+ * so an attempt cannot shrink the run's maximum by breaking its chain); both are retried by the next run.
+ */
+export function unscoredResult(
+  p: { task: LoadedTask; instance: Instance; model: ModelClient },
+  error: ModelProviderError | ChainError,
+  failureClass: "provider_error" | "infra_error",
+  durationMs: number,
+): InstanceResult {
+  return {
+    ...instanceFields(p.task, p.instance, p.model),
+    score: 0,
+    passed: false,
+    checks: unevaluated(p.task, `not evaluated: ${failureClass.replace("_", " ")}`),
+    failure: { class: failureClass, code: (error as { code?: string }).code, reason: error.shortMessage },
+    integrityViolations: [],
+    prompt: [],
+    response: "",
+    durationMs,
+    timings: {},
+  };
+}
+
+/**
+ * Killing the questbench process (kill -9) leaves Vitest's worker orphaned: it stops rather than go
+ * on calling the provider for a run nobody records.
+ */
+function exitWhenOrphaned(): void {
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) process.exit(1);
+  }, 250).unref();
+}
+
+/** A run's engine: what it plans, and how it runs one planned instance. */
+export type Run = {
+  options: RunOptions;
+  world: World;
+  model: ModelClient;
+  planned: PlannedInstance[];
+  /** The run's Anvil pool, taking over the instances the global setup booted (`urls`). */
+  createPool(urls: string[]): AnvilPool;
+  /**
+   * Ends the pool, leaving every instance at the world snapshot: the next run of the same Vitest
+   * session (watch mode) adopts them as they are instead of booting replacements.
+   */
+  closePool(pool: AnvilPool): Promise<void>;
+  /** Runs (or resumes, skips, refuses) one planned instance; throws only on a harness bug. */
+  runInstance(planned: PlannedInstance, chains: ChainSource): Promise<InstanceOutcome>;
+};
+
+/**
+ * Builds a run from its options: selects and plans the instances (`--split`, `--tasks`, `--epochs`,
+ * `--shard`), resolves the model, reads the finished results to resume from `--out` (unless
+ * `--fresh`), and sets up the `--budget`.
+ * @param fork fork mode: the world the global setup provisioned on the fork, and the tasks to skip.
+ */
+export function createRun(options: RunOptions, fork: ForkContext | null): Run {
+  const world = fork?.world ?? loadWorld();
+  const model = resolveModel(options.model, options);
+  const resolved = isLocalModel(options.model) ? null : resolveModelName(options.model);
+  const sampling = resolved ? effectiveSampling(resolved, modelSettings(options).sampling) : null;
+  const tasks = new Map(selectTasks(loadTasks(), options).map((t) => [t.spec.id, t]));
+  const planned = planInstances([...tasks.values()], options.epochs, options.shard).map(
+    ({ task, epoch }) => ({
+      name: options.epochs > 1 ? `${task.spec.id} #${epoch}` : task.spec.id,
+      taskId: task.spec.id,
+      epoch,
+    }),
+  );
+  // Resume (README "Running"): a run into an `--out` that holds finished results keeps those whose key
+  // matches; the key covers the scoring code, so an edited validator or prompt scores again.
+  const finished = options.fresh ? new Map<string, InstanceResult>() : readFinished(outDir(options));
+  const codeHash = scoringCodeHash();
+  const scriptedDir = options.model.startsWith("scripted:")
+    ? options.model.slice("scripted:".length)
+    : undefined;
+  const budget =
+    options.budget !== undefined && resolved?.price
+      ? createBudget({ limitUsd: options.budget, spentUsd: () => model.stats?.().spentUsd ?? 0 })
+      : undefined;
+  // Children booted ahead of need (one per attempt in flight, at most 8, no more than instances): with
+  // a slow model the boots happen while the provider thinks, off every execution's critical path.
+  setWarmSandboxChildren(Math.min(8, Math.max(2, options.concurrency), planned.length));
+  exitWhenOrphaned();
+  phase("worker: run planned (tasks loaded, model resolved)");
+
+  /** The prior cost estimate of one attempt, from its opening prompt's size. */
+  function priorCost(task: LoadedTask, instance: Instance): number {
+    const prompt =
+      task.spec.split === "atomic"
+        ? atomicPrompt(instance, task.spec.answer, world)
+        : compositePrompt(instance, task.spec.answer, world, 1);
+    const usage = estimateAttemptUsage({
+      promptChars: prompt.reduce((n, m) => n + m.content.length, 0),
+      split: task.spec.split,
+      optimalSteps: task.spec.optimal_steps,
+    });
+    return costOf(usage, resolved?.price ?? null) ?? 0;
+  }
+
+  async function runInstance(planned: PlannedInstance, chains: ChainSource): Promise<InstanceOutcome> {
+    phase(`${planned.name}: start`);
+    const outcome = await runPlanned(planned, chains);
+    phase(`${planned.name}: ${outcome.kind}`);
+    return outcome;
+  }
+
+  async function runPlanned(
+    { taskId, epoch }: PlannedInstance,
+    chains: ChainSource,
+  ): Promise<InstanceOutcome> {
+    const task = tasks.get(taskId)!;
+    const unprovisioned = fork?.skipped[taskId];
+    if (unprovisioned) return { kind: "skipped", skipped: { taskId, epoch, reason: unprovisioned } };
+    const key = resumeKey({
+      model: options.model,
+      seed: options.seed,
+      epoch,
+      taskId,
+      taskSha256: task.spec.sha256,
+      sampling,
+      codeSha256: codeHash,
+      responsesSha256: scriptedDir === undefined ? undefined : scriptedResponsesHash(scriptedDir, taskId),
+    });
+    const previous = finished.get(key);
+    if (previous) return { kind: "resumed", result: { ...previous, resumed: true } };
+    const instance = await instantiate(task.spec, { runSeed: options.seed, epoch, world });
+    // The model's breaker tripped (N identical 4xx answers, src/models/breaker.ts): start nothing more.
+    const stop = model.stopped?.();
+    if (stop)
+      return {
+        kind: "provider_error",
+        result: { ...unscoredResult({ task, instance, model }, stop, "provider_error", 0), resumeKey: key },
+        message: stop.shortMessage,
+      };
+    if (budget && !budget.admit(priorCost(task, instance)))
+      return {
+        kind: "not_started",
+        notStarted: { taskId, epoch, reason: "budget" },
+        message: `--budget ${options.budget} USD would be passed`,
+      };
+    const t0 = performance.now();
+    let result: InstanceResult | undefined;
+    try {
+      result = await attemptWithInfraRetry(chains, { task, instance, model, world });
+      return { kind: "scored", result: { ...result, resumeKey: key } };
+    } catch (error) {
+      const elapsed = Math.round(performance.now() - t0);
+      const p = { task, instance, model };
+      if (error instanceof InfraRetriesExhausted)
+        return {
+          kind: "infra_error",
+          result: {
+            ...unscoredResult(p, error, "infra_error", elapsed),
+            infraRetries: error.retries,
+            resumeKey: key,
+          },
+          message: error.message,
+        };
+      if (error instanceof ModelProviderError)
+        return {
+          kind: "provider_error",
+          result: { ...unscoredResult(p, error, "provider_error", elapsed), resumeKey: key },
+          message: error.message,
+        };
+      throw error;
+    } finally {
+      budget?.settle(result?.usage?.spentUsd ?? 0);
+    }
+  }
+
+  return {
+    options,
+    world,
+    model,
+    planned,
+    createPool: (urls) =>
+      createAnvilPool({
+        size: options.concurrency,
+        world,
+        attach: urls,
+        // A fork instance that must be replaced is forked and provisioned again (same world, or it throws).
+        boot:
+          fork && options.forkUrl
+            ? async () =>
+                (await bootForkInstance({ url: options.forkUrl!, fork: fork.manifest, expect: world })).handle
+            : undefined,
+      }),
+    closePool: async (pool) => {
+      // A lease reverts a used instance to the snapshot before handing it out.
+      await Promise.all(pool.urls.map(() => pool.lease())).catch(() => undefined);
+      await pool.stop();
+    },
+    runInstance,
+  };
+}

@@ -1,0 +1,45 @@
+import path from "node:path";
+import type { InlineConfig } from "vitest/node";
+import type { InstanceOutcome } from "../results/outcome.ts";
+import type { RunManifest } from "../results/types.ts";
+import type { RunOptions } from "../runOptions.ts";
+import { PROJECT_ROOT } from "../tasks/load.ts";
+import type { ForkContext } from "../world/fork/boot.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The run's options: provided by the CLI (`vitest.provide`), or by vitest.config.ts for plain Vitest. */
+    questbench: RunOptions;
+    /** URLs of the Anvil instances the global setup booted for this run. */
+    anvilUrls: string[];
+    fork: ForkContext | null;
+    /** results.json's manifest, built once by the global setup (the sandbox barriers in force included). */
+    manifest: RunManifest;
+  }
+  interface TaskMeta {
+    /** What became of the instance this benchmark test ran (the reporter's only input from the test). */
+    questbench?: InstanceOutcome;
+  }
+}
+
+/** The reporter of the benchmark (a module path, as Vitest loads reporters). */
+export const QUESTBENCH_REPORTER = path.join(PROJECT_ROOT, "reporters/questbench.ts");
+
+/**
+ * The Vitest settings of a benchmark run, shared by the CLI (src/runBenchmark.ts) and the
+ * `benchmark` project of vitest.config.ts: one file, one dynamic test per instance, the Anvil
+ * instances from the global setup, `--concurrency` tests in flight.
+ */
+export function benchmarkTestConfig(options: RunOptions) {
+  return {
+    include: ["tests/benchmark/benchmark.test.ts"],
+    globalSetup: [path.join(PROJECT_ROOT, "tests/benchmark/globalSetup.ts")],
+    maxConcurrency: options.concurrency,
+    // A real model may think for minutes; the sandbox and the chain have their own limits.
+    testTimeout: 15 * 60_000,
+    hookTimeout: 120_000,
+    // Transformed modules are cached on disk between runs (keyed by content): most of a one-task
+    // run's fixed cost was Vite transforming the same ~100 files again (README "Performance").
+    experimental: { fsModuleCache: true, fsModuleCachePath: ".questbench/vitest-cache" },
+  } satisfies InlineConfig;
+}
