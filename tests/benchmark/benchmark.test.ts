@@ -8,6 +8,9 @@ import type { Lease } from "../../src/world/pool.ts";
 const options = inject("questbench");
 const run = createRun(options, inject("fork"));
 
+/** An instance left unscored fails its test with the outcome's one line, without stack frames. */
+const unscoredError = (message: string) => Object.assign(new Error(message), { stack: `Error: ${message}` });
+
 const bench = test
   // One pool per worker over the Anvil instances the global setup booted (stopped with the worker).
   // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern.
@@ -48,9 +51,9 @@ describe(`questbench · ${options.model} · seed ${options.seed}`, () => {
       case "provider_error":
         // A stopped run (the breaker tripped) reports once, in the CLI's last line, not per instance.
         if (outcome.result.failure?.code === "run_stopped") return skip(outcome.message);
-        throw new Error(outcome.message);
+        throw unscoredError(outcome.message);
       case "infra_error":
-        throw new Error(outcome.message);
+        throw unscoredError(outcome.message);
     }
     // The gold responses are the benchmark's proof that every task is solvable (SPEC.md §7).
     if (options.model === "reference") expect(outcome.result.score, outcome.result.failure?.reason).toBe(100);
