@@ -126,6 +126,19 @@ describe.concurrent("the composite rules the prompt states", () => {
     expect(r.checks.filter((c) => !c.passed).map((c) => c.name)).toEqual(["usdt_balance_before_wei"]);
   });
 
+  test("a reply that cannot be parsed counts as a failed round (decayed), the protocol goes on", async () => {
+    const r = await attempt(QUERY_TRANSFER, rules("unparseable_counts"));
+    expect(r.composite?.rounds.map((x) => [x.kind, x.counted])).toEqual([
+      ["failed", true],
+      ["answer", true],
+      ["transaction", true],
+      ["submit_only", false],
+    ]);
+    expect(r.composite?.rounds[0]?.failure).toMatchObject({ class: "schema_invalid", code: "no_code_block" });
+    expect(r).toMatchObject({ composite: { kAct: 3, kFailed: 1, base: 100, endedBy: "submit" } });
+    expect(r.score).toBeCloseTo(66.67, 2);
+  });
+
   test("a submit takes effect although its reply's transaction reverts: the attempt ends there, scored on the chain as it is", async () => {
     const r = await attempt(QUERY_TRANSFER, rules("submit_reverts"));
     expect(r.composite?.rounds).toHaveLength(1);
