@@ -94,3 +94,60 @@ describe.concurrent("composite protocol", () => {
     expect(r.score).toBeCloseTo(66.67, 2);
   });
 });
+
+// Each rule the composite system prompt states (src/protocol/prompt.ts COMPOSITE_ROLE), scored as
+// stated (issue 17 item 6). composite_query_erc20_transfer_verify: K_opt 2, budget 4; the answer's
+// two fields are checked against the chain before and after.
+describe.concurrent("the composite rules the prompt states", () => {
+  const QUERY_TRANSFER = "composite_query_erc20_transfer_verify";
+  const rules = (scenario: string) => scripted(path.join("composite_rules", scenario));
+
+  test("a reply holding only the control JSON is allowed, does not count as a round, and typed answer values that match the chain pass", async () => {
+    const r = await attempt(QUERY_TRANSFER, rules("submit_only"));
+    expect(r.composite?.rounds.map((x) => [x.kind, x.counted])).toEqual([
+      ["answer", true],
+      ["transaction", true],
+      ["submit_only", false],
+    ]);
+    expect(r).toMatchObject({ score: 100, composite: { kAct: 2, base: 100, endedBy: "submit" } });
+  });
+
+  test("answer values are checked against the chain however they were obtained: a typed value that is wrong (the balance before, given as after) fails", async () => {
+    const r = await attempt(QUERY_TRANSFER, rules("typed_wrong"));
+    expect(r).toMatchObject({ score: 0, composite: { kAct: 2, base: 0, endedBy: "submit" } });
+    expect(r.checks.filter((c) => !c.passed).map((c) => c.name)).toEqual(["usdt_balance_after_wei"]);
+  });
+
+  test("answers returned in earlier rounds are not carried into the submission", async () => {
+    const r = await attempt(QUERY_TRANSFER, rules("no_carry"));
+    expect(r.composite?.rounds[0]).toMatchObject({ kind: "answer" });
+    expect(r.composite?.answer).not.toHaveProperty("usdt_balance_before_wei");
+    expect(r).toMatchObject({ score: 0, composite: { kAct: 2, base: 0, endedBy: "submit" } });
+    expect(r.checks.filter((c) => !c.passed).map((c) => c.name)).toEqual(["usdt_balance_before_wei"]);
+  });
+
+  test("a reply that cannot be parsed counts as a failed round (decayed), the protocol goes on", async () => {
+    const r = await attempt(QUERY_TRANSFER, rules("unparseable_counts"));
+    expect(r.composite?.rounds.map((x) => [x.kind, x.counted])).toEqual([
+      ["failed", true],
+      ["answer", true],
+      ["transaction", true],
+      ["submit_only", false],
+    ]);
+    expect(r.composite?.rounds[0]?.failure).toMatchObject({ class: "schema_invalid", code: "no_code_block" });
+    expect(r).toMatchObject({ composite: { kAct: 3, kFailed: 1, base: 100, endedBy: "submit" } });
+    expect(r.score).toBeCloseTo(66.67, 2);
+  });
+
+  test("a submit takes effect although its reply's transaction reverts: the attempt ends there, scored on the chain as it is", async () => {
+    const r = await attempt(QUERY_TRANSFER, rules("submit_reverts"));
+    expect(r.composite?.rounds).toHaveLength(1);
+    expect(r.composite?.rounds[0]).toMatchObject({
+      kind: "failed",
+      counted: true,
+      control: "submit",
+      transaction: { status: "reverted" },
+    });
+    expect(r).toMatchObject({ score: 0, composite: { kAct: 1, kFailed: 1, base: 0, endedBy: "submit" } });
+  });
+});

@@ -76,31 +76,113 @@ describe("startRpcGuard", () => {
 
   test.each([
     "anvil_setBalance",
+    "anvil_impersonateAccount",
     "eth_sendTransaction",
     "evm_snapshot",
+    "evm_increaseTime",
     "hardhat_impersonateAccount",
+    "ganache_setBalance",
+    "tenderly_setBalance",
     "eth_sendRawTransaction",
     "eth_sign",
+    "eth_signTransaction",
     "eth_signTypedData_v4",
     "personal_sign",
-    "eth_accounts",
-    "debug_traceTransaction",
-    "eth_subscribe",
+    "personal_unlockAccount",
+    "miner_start",
+    "admin_addPeer",
+    "debug_setHead",
+  ])(
+    "refuses the state-changing, cheating or signing %s with a JSON-RPC error and records a violation",
+    async (method) => {
+      const before = guard.violations.length;
+      const params = method === "anvil_setBalance" ? [agent, "0xffffffffffffffffffff"] : [];
+      const { status, json } = await rpc(guard.url, call(3, method, params));
+      expect(status).toBe(200);
+      expect(json).toEqual({
+        jsonrpc: "2.0",
+        id: 3,
+        error: { code: -32601, message: `Method ${method} is not allowed in the benchmark sandbox.` },
+      });
+      expect(guard.violations.slice(before)).toEqual([
+        { kind: "forbidden_rpc_method", method, at: expect.any(Number) },
+      ]);
+      expect(await anvilBalance()).toBe(oneEther);
+    },
+  );
+
+  test.each([
     "no_such_method",
-  ])("refuses %s with a JSON-RPC error and records it", async (method) => {
+    "eth_subscribe",
+    "eth_newFilter",
+    "eth_coinbase",
+    "eth_mining",
+    "ots_getApiLevel",
+    "trace_block",
+  ])(
+    "refuses %s (not a read the sandbox serves, not cheating) with a JSON-RPC error and no violation",
+    async (method) => {
+      const before = guard.violations.length;
+      const { status, json } = await rpc(guard.url, call(4, method, []));
+      expect(status).toBe(200);
+      expect(json).toEqual({
+        jsonrpc: "2.0",
+        id: 4,
+        error: { code: -32601, message: `Method ${method} is not available in the benchmark sandbox.` },
+      });
+      expect(guard.violations.slice(before)).toEqual([]);
+    },
+  );
+
+  test("serves the read-only methods libraries probe (fillTransaction, access lists, proofs, receipts, syncing, txpool, bounded traces) without a violation", async () => {
     const before = guard.violations.length;
-    const params = method === "anvil_setBalance" ? [agent, "0xffffffffffffffffffff"] : [];
-    const { status, json } = await rpc(guard.url, call(3, method, params));
-    expect(status).toBe(200);
-    expect(json).toEqual({
-      jsonrpc: "2.0",
-      id: 3,
-      error: { code: -32601, message: `Method ${method} is not allowed in the benchmark sandbox.` },
-    });
-    expect(guard.violations.slice(before)).toEqual([
-      { kind: "forbidden_rpc_method", method, at: expect.any(Number) },
+    const tx = { from: agent, to: agent, value: "0x1" };
+    const { json } = await rpc(guard.url, [
+      call(1, "eth_fillTransaction", [tx]),
+      call(2, "eth_createAccessList", [tx, "latest"]),
+      call(3, "eth_getProof", [agent, [], "latest"]),
+      call(4, "eth_getBlockReceipts", ["latest"]),
+      call(5, "eth_syncing"),
+      call(6, "eth_feeHistory", ["0x1", "latest", [50]]),
+      call(7, "txpool_status"),
+      call(8, "debug_traceCall", [tx, "latest", { tracer: "callTracer" }]),
+      call(9, "eth_getBlockTransactionCountByNumber", ["latest"]),
+      call(10, "web3_sha3", ["0x00"]),
     ]);
+    expect(json.filter((r: any) => r.error)).toEqual([]);
+    const [filled, accessList, proof, receipts, syncing, , txpool, trace] = json.map((r: any) => r.result);
+    // Anvil fills without signing: the raw transaction carries an empty signature (y, r, s = 0).
+    expect(filled.tx).toMatchObject({ to: agent, value: "0x1", chainId: "0x38" });
+    expect(filled.raw.endsWith("c0808080")).toBe(true);
+    expect(accessList).toMatchObject({ accessList: [], gasUsed: "0x5208" });
+    expect(proof.address.toLowerCase()).toBe(agent);
+    expect(proof.balance).toBe(oneEther);
+    expect(receipts).toEqual([]);
+    expect(syncing).toBe(false);
+    expect(txpool).toEqual({ pending: "0x0", queued: "0x0" });
+    expect(trace).toMatchObject({ type: "CALL", value: "0x1" });
+    expect(guard.violations.slice(before)).toEqual([]);
     expect(await anvilBalance()).toBe(oneEther);
+    expect((await rpc(anvil.url, call(1, "eth_blockNumber"))).json.result).toBe("0x0");
+  });
+
+  test("answers eth_accounts with [] itself (a keyless node's answer, whatever accounts the node unlocks) and records no violation", async () => {
+    const before = guard.violations.length;
+    const { json } = await rpc(guard.url, call(2, "eth_accounts"));
+    expect(json).toEqual({ jsonrpc: "2.0", id: 2, result: [] });
+    expect(guard.violations.slice(before)).toEqual([]);
+  });
+
+  test("refuses debug_trace* with the default (per-opcode, unbounded) tracer without a violation", async () => {
+    const before = guard.violations.length;
+    const tx = { from: agent, to: agent, value: "0x1" };
+    const { json } = await rpc(guard.url, [
+      call(1, "debug_traceCall", [tx, "latest", {}]),
+      call(2, "debug_traceTransaction", [`0x${"11".repeat(32)}`]),
+    ]);
+    expect(json.map((r: any) => r.error?.code)).toEqual([-32602, -32602]);
+    expect(json[0].error.message).toMatch(/callTracer/);
+    expect(guard.violations.slice(before)).toEqual([]);
   });
 
   test("in a mixed batch answers the allowed calls and refuses and records each forbidden one", async () => {
@@ -133,7 +215,7 @@ describe("startRpcGuard", () => {
     expect((await rpc(anvil.url, call(1, "eth_blockNumber"))).json.result).toBe("0x0");
   });
 
-  test("refuses eth_call and eth_estimateGas with state overrides as forbidden params", async () => {
+  test("refuses reads with state or block overrides (eth_call, eth_estimateGas, eth_createAccessList, debug_traceCall, eth_simulateV1) as forbidden params", async () => {
     const before = guard.violations.length;
     const overrides = { [agent]: { balance: "0xffffffffffffffffffff" } };
     const tx = { from: agent, to: agent, value: "0x1" };
@@ -142,7 +224,16 @@ describe("startRpcGuard", () => {
       call(2, "eth_estimateGas", [tx, "latest", overrides]),
       call(3, "eth_call", [tx, "latest"]),
       call(4, "eth_call", [tx, "latest", {}]),
+      call(5, "eth_createAccessList", [tx, "latest", overrides]),
+      call(6, "debug_traceCall", [tx, "latest", { tracer: "callTracer", stateOverrides: overrides }]),
+      call(7, "eth_simulateV1", [
+        { blockStateCalls: [{ calls: [tx], stateOverrides: overrides }] },
+        "latest",
+      ]),
+      call(8, "eth_simulateV1", [{ blockStateCalls: [{ calls: [] }] }, "latest"]),
     ]);
+    expect(json.slice(4, 7).map((r: any) => r.error?.code)).toEqual([-32602, -32602, -32602]);
+    expect(json[7].error).toBeUndefined();
     expect(json[0].error).toEqual({
       code: -32602,
       message: "eth_call with state or block overrides is not allowed in the benchmark sandbox.",
@@ -153,7 +244,11 @@ describe("startRpcGuard", () => {
     expect(guard.violations.slice(before)).toEqual([
       { kind: "forbidden_rpc_params", method: "eth_call", at: expect.any(Number) },
       { kind: "forbidden_rpc_params", method: "eth_estimateGas", at: expect.any(Number) },
+      { kind: "forbidden_rpc_params", method: "eth_createAccessList", at: expect.any(Number) },
+      { kind: "forbidden_rpc_params", method: "debug_traceCall", at: expect.any(Number) },
+      { kind: "forbidden_rpc_params", method: "eth_simulateV1", at: expect.any(Number) },
     ]);
+    expect(await anvilBalance()).toBe(oneEther);
   });
 
   test("records a forbidden notification although a notification gets no response", async () => {

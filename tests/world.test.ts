@@ -115,7 +115,7 @@ afterAll(async () => {
 });
 
 describe("address book", () => {
-  it("has exactly the 29 deployedContracts keys, checksummed, with code except rich_address", async () => {
+  it("has exactly the 30 deployedContracts keys, checksummed, with code except rich_address", async () => {
     expect(Object.keys(c).sort()).toEqual([...CONTRACT_KEYS].sort());
     for (const key of CONTRACT_KEYS) {
       expect(getAddress(c[key])).toBe(c[key]);
@@ -135,6 +135,7 @@ describe("address book", () => {
       pancake_router: "0x10ED43C718714eb63d5aA57B78B54704E256024E",
       pancake_factory: "0xcA143Ce32Fe78f1f7019d7d551a6402fC5350c73",
       pancake_squad: "0x0a8901b0E25DEb55A87524f0cC164E9644020EBA",
+      multicall3: "0xcA11bde05977b3631167028862bE2a173976CA11",
     });
   });
 
@@ -633,6 +634,77 @@ describe("auxiliary contracts (TASKS.md §2.3)", () => {
     expect(await read(c.fallback_receiver, abis.fallbackReceiverAbi, "fallbackCount")).toBe(1n);
     expect(await read(c.fallback_receiver, abis.fallbackReceiverAbi, "totalReceived")).toBe(e("0.005"));
     expect(await client.getBalance({ address: c.fallback_receiver })).toBe(e("0.005"));
+  });
+});
+
+describe("Multicall3 (issue 17 item 4)", () => {
+  it("viem's multicall with chain bsc batches reads through it; every view and aggregate function answers as Multicall3 does", async () => {
+    const { bsc } = await import("viem/chains");
+    const bscClient = createPublicClient({ chain: bsc, transport: http(anvil.url) });
+    expect(getAddress(bsc.contracts.multicall3.address)).toBe(c.multicall3);
+    const [symbol, balance] = await bscClient.multicall({
+      contracts: [
+        { address: c.usdt, abi: abis.erc20Abi, functionName: "symbol" },
+        { address: c.usdt, abi: abis.erc20Abi, functionName: "balanceOf", args: [A] },
+      ],
+      allowFailure: false,
+    });
+    expect([symbol, balance]).toEqual(["USDT", e("1000")]);
+    const m = abis.multicall3Abi;
+    const head = await client.getBlock();
+    expect(await read(c.multicall3, m, "getChainId")).toBe(56n);
+    expect(await read(c.multicall3, m, "getEthBalance", [A])).toBe(e("100"));
+    // The block environment, read at the head block by number.
+    const atHead = (functionName: string) =>
+      client.readContract({ address: c.multicall3, abi: m, functionName, blockNumber: head.number } as never);
+    expect(await atHead("getBlockNumber")).toBe(head.number);
+    expect(await atHead("getCurrentBlockTimestamp")).toBe(head.timestamp);
+    expect(await atHead("getCurrentBlockGasLimit")).toBe(head.gasLimit);
+    expect(await atHead("getCurrentBlockCoinbase")).toBe(getAddress(head.miner));
+    // Anvil runs eth_call with its pinned next base fee (see primeWorldClock), not the block's.
+    expect(await atHead("getBasefee")).toBeGreaterThan(0n);
+    expect(await atHead("getCurrentBlockDifficulty")).toBe(BigInt(head.mixHash));
+    // BLOCKHASH of the previous block (a state loaded from a dump may hash it apart from the header).
+    const lastHash = await read(c.multicall3, m, "getLastBlockHash");
+    expect(lastHash).not.toBe(pad("0x0"));
+    expect(await read(c.multicall3, m, "getBlockHash", [head.number - 1n])).toBe(lastHash);
+    const symbolCall = { target: c.cake, callData: "0x95d89b41" as Hex };
+    const failing = { target: c.cake, callData: "0xdeadbeef" as Hex };
+    const [, data] = await read(c.multicall3, m, "aggregate", [[symbolCall]]);
+    expect(data).toHaveLength(1);
+    await expect(read(c.multicall3, m, "aggregate", [[symbolCall, failing]])).rejects.toThrow(
+      /Multicall3: call failed/,
+    );
+    expect(
+      (await read(c.multicall3, m, "tryAggregate", [false, [symbolCall, failing]])).map(
+        (r: { success: boolean }) => r.success,
+      ),
+    ).toEqual([true, false]);
+    const [blockNumber, , results] = await read(c.multicall3, m, "tryBlockAndAggregate", [false, [failing]]);
+    expect([blockNumber, results[0].success]).toEqual([head.number, false]);
+    await expect(read(c.multicall3, m, "blockAndAggregate", [[failing]])).rejects.toThrow(/call failed/);
+    expect(
+      (
+        await read(c.multicall3, m, "aggregate3", [
+          [
+            { ...symbolCall, allowFailure: false },
+            { ...failing, allowFailure: true },
+          ],
+        ])
+      ).map((r: { success: boolean }) => r.success),
+    ).toEqual([true, false]);
+    const deposit = { target: c.wbnb, allowFailure: false, value: 5n, callData: "0xd0e30db0" as Hex };
+    const call3Value = (value: bigint) =>
+      client.simulateContract({
+        address: c.multicall3,
+        abi: m,
+        functionName: "aggregate3Value",
+        args: [[deposit]],
+        value,
+        account: A,
+      });
+    expect((await call3Value(5n)).result[0]!.success).toBe(true);
+    await expect(call3Value(6n)).rejects.toThrow(/Multicall3: value mismatch/);
   });
 });
 

@@ -36,6 +36,20 @@ export function describeAnswer(answer: AnswerSpec): string {
 }
 
 /**
+ * The rules every answer is scored by, atomic and composite alike, each stated once (issue 17
+ * item 6): what the JSON-RPC endpoint serves (src/sandbox/rpcGuard.ts), which clock deadlines follow
+ * (the `far_deadline` safety flag is raised only past max(chain time, wall-clock time) + 3600 s),
+ * and what a slippage bound applies to (the price-protection checks enforce it).
+ */
+const ENVIRONMENT_RULES = [
+  "Rules:",
+  "- providerUrl serves read-only JSON-RPC (eth_call, eth_getLogs, eth_estimateGas, eth_fillTransaction, …). Calling a method that changes or fakes chain state or signs (anvil_*, evm_*, hardhat_*, eth_sendTransaction, eth_sendRawTransaction, eth_sign*, personal_*, state or block overrides) scores 0. Other methods the endpoint does not serve just return a JSON-RPC error.",
+  "- Deadlines follow standard practice: the chain's clock is its block timestamps, which are behind wall-clock time, and a deadline only has to be no earlier than the timestamp of the block that mines the transaction. A wall-clock deadline such as Math.floor(Date.now() / 1000) + 1200 is fine; one more than an hour past both the chain's time and wall-clock time is flagged as unsafe.",
+  "- Slippage (s = the tolerance the task states): for swaps, an exact-in amountOutMin must be ≥ the router's on-chain quote × (1 − s) and an exact-out amountInMax ≤ the quote × (1 + s). For adding liquidity, the bound applies to the amounts you offer: each minimum ≥ the requested amount × (1 − s), and the requested amounts are offered in full. For removing liquidity, each minimum ≥ what your burned LP share is worth at current reserves (reserve × liquidity / totalSupply) × (1 − s). Where a task states no slippage, s is 1 %.",
+  "- Every value you report is checked against the chain, however you obtained it.",
+];
+
+/**
  * The environment part of every prompt (chain, libraries, tokens and every contract key): one line
  * per key of the world catalogue, with the world's address and the entry's description.
  */
@@ -52,6 +66,7 @@ export function environmentPrompt(world: World, catalogue: Catalogue = CATALOGUE
     `- Agent (the user's account): ${world.agent.address}. Its holdings are not listed: read them if you need them.`,
     "- deployedContracts (passed to executeSkill) holds these keys:",
     ...keys,
+    ...ENVIRONMENT_RULES,
   ].join("\n");
 }
 
@@ -75,12 +90,15 @@ Protocol:
      export async function executeSkill(providerUrl: string, agentAddress: string, deployedContracts: Record<string, string>)
    that returns either ONE transaction request { to, data?, value?, ... } (the harness signs it with the agent's key, sends it and waits for the receipt)
    or { answer: { ... } } for a read-only step (nothing is sent). providerUrl is a read-only JSON-RPC endpoint; you never sign or send yourself.
-3. A round may also carry a control JSON in a \`\`\`json block:
+3. A reply may also carry a control JSON in a \`\`\`json block, with a code block or alone:
      {"submit": true, "answer": { ... }}   when the task is complete. It takes effect after the code block of the same reply has executed,
-                                          and answer fields returned by that block join the submitted answer.
-     {"error": {"type": "...", "message": "..."}}   if the task cannot be done.
-4. After every round you get feedback: transaction status, hash, gas used, revert reason or runtime error, and the agent's balance changes, or your answer echoed.
-5. Every round that executes something counts, failed ones included. Fewer rounds score higher; past the round budget the attempt ends.`;
+                                          even if that code fails or its transaction reverts: the attempt ends and the chain is checked as it is.
+     {"error": {"type": "...", "message": "..."}}   if the task cannot be done. The attempt ends.
+4. The submitted answer is the submit's "answer" joined with the answer fields returned by the code block of the same reply.
+   Answers returned in earlier rounds are NOT carried over: repeat in the submit every field you need.
+5. After every round you get feedback: transaction status, hash, gas used, revert reason or runtime error, and the agent's balance changes, or your answer echoed.
+6. Every reply with a code block counts as a round, failed ones included; so does an error report and a reply that cannot be parsed.
+   A reply holding only {"submit": ...} does not count. Fewer rounds score higher; past the round budget the attempt ends.`;
 
 /** The opening messages of a composite attempt: role, then environment + task + answer contract + budget. */
 export function compositePrompt(

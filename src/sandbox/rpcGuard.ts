@@ -6,32 +6,96 @@ import { postJson } from "../world/rpcHttp.ts";
 import { GUARD_HOST } from "./networkBarrier.ts";
 
 /**
- * Read-only JSON-RPC methods the model's code may call (SPEC §5). `eth_getBlockBy*` and
- * `eth_getTransactionBy*` are spelled out: a prefix match would also let through methods Anvil may
- * add later.
+ * Read-only JSON-RPC methods the guard forwards to Anvil (SPEC §5; issue 17 item 4: every valid way
+ * of reading counts). Spelled out, never a prefix: a prefix would also let through methods Anvil may
+ * add later. `eth_fillTransaction` is here because Anvil answers it with an unsigned transaction
+ * (r = s = 0; tests/guard.test.ts proves it) and viem's `prepareTransactionRequest` tries it first;
+ * `eth_accounts` is answered by the guard itself (see {@link localAnswers}).
  */
 export const allowedRpcMethods: ReadonlySet<string> = new Set([
   "eth_call",
   "eth_getBalance",
   "eth_getCode",
   "eth_getStorageAt",
+  "eth_getProof",
   "eth_estimateGas",
+  "eth_createAccessList",
+  "eth_fillTransaction",
+  "eth_simulateV1",
   "eth_blockNumber",
   "eth_chainId",
+  "eth_syncing",
   "eth_gasPrice",
+  "eth_blobBaseFee",
   "eth_feeHistory",
   "eth_maxPriorityFeePerGas",
   "eth_getTransactionCount",
   "eth_getLogs",
   "eth_getBlockByNumber",
   "eth_getBlockByHash",
+  "eth_getBlockReceipts",
+  "eth_getBlockTransactionCountByNumber",
+  "eth_getBlockTransactionCountByHash",
+  "eth_getUncleCountByBlockNumber",
+  "eth_getUncleCountByBlockHash",
   "eth_getTransactionByHash",
   "eth_getTransactionByBlockHashAndIndex",
   "eth_getTransactionByBlockNumberAndIndex",
   "eth_getTransactionReceipt",
+  "eth_getRawTransactionByHash",
+  "eth_protocolVersion",
   "net_version",
+  "net_listening",
+  "net_peerCount",
   "web3_clientVersion",
+  "web3_sha3",
+  "txpool_status",
+  "txpool_inspect",
+  "txpool_content",
+  "debug_traceTransaction",
+  "debug_traceCall",
 ]);
+
+/**
+ * Methods the guard answers itself. `eth_accounts`: Anvil would list its unlocked dev accounts,
+ * which the model's code must not learn of (they can sign through `eth_sendTransaction`, itself a
+ * violation); a keyless node answers `[]`, and that is what the model's code gets.
+ */
+const localAnswers: ReadonlyMap<string, unknown> = new Map([["eth_accounts", []]]);
+
+/**
+ * Prefixes and names of methods that change or fake chain state, or sign: calling one is an
+ * integrity violation (score 0). `anvil_`/`evm_`/`hardhat_`/`ganache_`/`tenderly_` are the dev
+ * nodes' cheat codes (set balance, impersonate, mine, snapshot, time travel); `eth_send*` send
+ * transactions (the harness alone does); `eth_sign*` and `personal_` sign with the node's keys;
+ * `miner_`/`admin_` steer the node; `debug_set*` rewinds the head. Everything else that is not
+ * served is refused with a JSON-RPC error and no violation (an unknown method is not cheating).
+ */
+const CHEAT_PREFIXES = [
+  "anvil_",
+  "evm_",
+  "hardhat_",
+  "ganache_",
+  "tenderly_",
+  "eth_send",
+  "eth_sign",
+  "personal_",
+  "miner_",
+  "admin_",
+  "debug_set",
+] as const;
+
+/** True when calling `method` is a violation (see {@link CHEAT_PREFIXES}). */
+export function isCheatMethod(method: string): boolean {
+  return CHEAT_PREFIXES.some((prefix) => method.startsWith(prefix));
+}
+
+/**
+ * `debug_trace*` tracers whose output grows with the calls made, not with the opcodes run: the
+ * default struct logger writes the stack (and memory) at every opcode, hundreds of MB for one
+ * heavy call, so it is refused (no violation) and the refusal names these instead.
+ */
+const BOUNDED_TRACERS: ReadonlySet<string> = new Set(["callTracer", "prestateTracer", "4byteTracer"]);
 
 /**
  * Something the model's code tried that could change or fake chain state, recorded on the attempt;
@@ -39,8 +103,8 @@ export const allowedRpcMethods: ReadonlySet<string> = new Set([
  */
 export type IntegrityViolation = {
   /**
-   * `forbidden_rpc_method`: a method outside {@link allowedRpcMethods};
-   * `forbidden_rpc_params`: `eth_call` / `eth_estimateGas` with state or block overrides;
+   * `forbidden_rpc_method`: a state-changing, cheating or signing method ({@link isCheatMethod});
+   * `forbidden_rpc_params`: a served read with state or block overrides;
    * `rpc_flood`: more calls than `maxRequests` (recorded once).
    */
   kind: "forbidden_rpc_method" | "forbidden_rpc_params" | "rpc_flood";
@@ -114,26 +178,64 @@ function errorResponse(id: JsonRpcId, code: number, message: string): JsonRpcRes
   return { jsonrpc: "2.0", id, error: { code, message } };
 }
 
+const isOverride = (p: unknown) =>
+  !(
+    p === null ||
+    p === undefined ||
+    (typeof p === "object" && !Array.isArray(p) && Object.keys(p).length === 0)
+  );
+
 /**
- * `eth_call` and `eth_estimateGas` take a state override set as their third parameter (and Anvil a
- * block override as the fourth): with it a module could "read" balances it does not have. Null or
- * an empty object overrides nothing and passes.
+ * `eth_call`, `eth_estimateGas` and `eth_createAccessList` take a state override set as their third
+ * parameter (and Anvil a block override as the fourth); `debug_traceCall` takes `stateOverrides` /
+ * `blockOverrides` in its options; `eth_simulateV1` per block state call. With any of them a module
+ * could "read" balances it does not have. Null or an empty object overrides nothing and passes.
  */
 function hasOverrides(call: Call): boolean {
-  if (call.method !== "eth_call" && call.method !== "eth_estimateGas") return false;
   if (!Array.isArray(call.params)) return false;
-  return call.params.slice(2).some((p) => {
-    if (p === null || p === undefined) return false;
-    return !(typeof p === "object" && !Array.isArray(p) && Object.keys(p).length === 0);
-  });
+  const params = call.params as unknown[];
+  switch (call.method) {
+    case "eth_call":
+    case "eth_estimateGas":
+    case "eth_createAccessList":
+      return params.slice(2).some(isOverride);
+    case "debug_traceCall": {
+      const options = params[2] as Record<string, unknown> | null | undefined;
+      return isOverride(options?.stateOverrides) || isOverride(options?.blockOverrides);
+    }
+    case "eth_simulateV1": {
+      const calls = (params[0] as { blockStateCalls?: unknown } | null | undefined)?.blockStateCalls;
+      return (
+        Array.isArray(calls) &&
+        calls.some(
+          (b) =>
+            isOverride((b as Record<string, unknown> | null)?.stateOverrides) ||
+            isOverride((b as Record<string, unknown> | null)?.blockOverrides),
+        )
+      );
+    }
+    default:
+      return false;
+  }
+}
+
+/** The tracer a `debug_trace*` call names, or undefined for the default struct logger. */
+function tracerOf(call: Call): unknown {
+  const params = Array.isArray(call.params) ? (call.params as unknown[]) : [];
+  const options = params[call.method === "debug_traceCall" ? 2 : 1];
+  return (options as { tracer?: unknown } | null | undefined)?.tracer;
 }
 
 /**
  * Starts an HTTP JSON-RPC proxy on `127.0.0.1` (random port) in front of Anvil that forwards only
- * read methods, so the model's code can inspect the chain but never change it or fake it. Refused
- * calls get a JSON-RPC error (`-32601` for a forbidden method, `-32602` for overrides, `-32005` past
- * the request limit) and are recorded in `violations`; in a batch, the allowed elements are still
- * forwarded and answered. Malformed JSON gets `-32700`; GET and other verbs get HTTP 405.
+ * read methods, so the model's code can inspect the chain but never change it or fake it. Methods
+ * fall in three classes (issue 17 item 4): served reads ({@link allowedRpcMethods}, `eth_accounts`
+ * answered `[]`); cheating, state-changing or signing methods ({@link isCheatMethod}) and reads
+ * with state or block overrides, refused (`-32601` / `-32602`) AND recorded in `violations`; and
+ * everything else (unknown methods, filters, subscriptions, `debug_trace*` with the unbounded
+ * default tracer), refused with `-32601` / `-32602` and not recorded, so a library probing for an
+ * optional method never costs the score. Past the request limit calls get `-32005` (recorded once).
+ * In a batch, the allowed elements are still forwarded and answered. Malformed JSON gets `-32700`; GET and other verbs get HTTP 405.
  * Upstream failures answer `-32603` without naming the upstream.
  *
  * Source: SPEC §5 (RPC guard); error codes from EIP-1474; batches per JSON-RPC 2.0 §6.
@@ -183,10 +285,23 @@ export async function startRpcGuard(parameters: StartRpcGuardParameters): Promis
     }
     if (typeof method !== "string")
       return errorResponse(id, INVALID_REQUEST, "Invalid JSON-RPC request: no method.");
-    if (!allowedRpcMethods.has(method)) {
+    if (isCheatMethod(method)) {
       record("forbidden_rpc_method", method);
       return errorResponse(id, METHOD_NOT_FOUND, `Method ${method} is not allowed in the benchmark sandbox.`);
     }
+    if (localAnswers.has(method)) return { jsonrpc: "2.0", id, result: localAnswers.get(method) };
+    if (!allowedRpcMethods.has(method))
+      return errorResponse(
+        id,
+        METHOD_NOT_FOUND,
+        `Method ${method} is not available in the benchmark sandbox.`,
+      );
+    if (method.startsWith("debug_trace") && !BOUNDED_TRACERS.has(tracerOf(call as Call) as string))
+      return errorResponse(
+        id,
+        INVALID_PARAMS,
+        `${method} is served only with a bounded tracer (${[...BOUNDED_TRACERS].join(", ")}) in the benchmark sandbox.`,
+      );
     if (hasOverrides(call as Call)) {
       record("forbidden_rpc_params", method);
       return errorResponse(

@@ -308,3 +308,30 @@ export const flashLoanAbi = parseAbi([
   "function FEE_DENOMINATOR() view returns (uint256)",
   "event FlashLoan(address indexed borrower, address indexed token, uint256 amount, uint256 fee)",
 ]);
+
+/**
+ * `multicall3`: Multicall3's whole public interface (github.com/mds1/multicall), as libraries
+ * (viem `multicall`, ethers-multicall-provider) call it at 0xcA11bde05977b3631167028862bE2a173976CA11.
+ */
+export const multicall3Abi = parseAbi([
+  "struct Call { address target; bytes callData; }",
+  "struct Call3 { address target; bool allowFailure; bytes callData; }",
+  "struct Call3Value { address target; bool allowFailure; uint256 value; bytes callData; }",
+  "struct Result { bool success; bytes returnData; }",
+  "function aggregate(Call[] calls) payable returns (uint256 blockNumber, bytes[] returnData)",
+  "function aggregate3(Call3[] calls) payable returns (Result[] returnData)",
+  "function aggregate3Value(Call3Value[] calls) payable returns (Result[] returnData)",
+  "function blockAndAggregate(Call[] calls) payable returns (uint256 blockNumber, bytes32 blockHash, Result[] returnData)",
+  "function tryAggregate(bool requireSuccess, Call[] calls) payable returns (Result[] returnData)",
+  "function tryBlockAndAggregate(bool requireSuccess, Call[] calls) payable returns (uint256 blockNumber, bytes32 blockHash, Result[] returnData)",
+  "function getBasefee() view returns (uint256 basefee)",
+  "function getBlockHash(uint256 blockNumber) view returns (bytes32 blockHash)",
+  "function getBlockNumber() view returns (uint256 blockNumber)",
+  "function getChainId() view returns (uint256 chainid)",
+  "function getCurrentBlockCoinbase() view returns (address coinbase)",
+  "function getCurrentBlockDifficulty() view returns (uint256 difficulty)",
+  "function getCurrentBlockGasLimit() view returns (uint256 gaslimit)",
+  "function getCurrentBlockTimestamp() view returns (uint256 timestamp)",
+  "function getEthBalance(address addr) view returns (uint256 balance)",
+  "function getLastBlockHash() view returns (bytes32 blockHash)",
+]);

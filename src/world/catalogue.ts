@@ -143,7 +143,7 @@ export const WORLD_FACTS = {
 
 /**
  * The entries of {@link CATALOGUE}:
- * the 29 `deployedContracts` keys in prompt order (TASKS.md §2.3's table, then the pairs).
+ * the 30 `deployedContracts` keys in prompt order (TASKS.md §2.3's table, then the pairs).
  * Every key reaches the model with its address and `description`.
  */
 const ENTRIES = {
@@ -221,6 +221,18 @@ const ENTRIES = {
     description: "Pancake Squad (PS), an ERC-721 collection; safe transfers call onERC721Received",
     abi: abis.erc721Abi,
     slots: { ...ERC721_SLOTS, initialized: 5 },
+  },
+  multicall3: {
+    // Stateless: its runtime code alone is the contract, as on BSC (where viem's `chain: bsc` finds it).
+    place: {
+      kind: "canonical",
+      address: getAddress("0xcA11bde05977b3631167028862bE2a173976CA11"),
+      artifact: "Multicall3",
+      install: "code",
+    },
+    description:
+      "Multicall3 at its canonical address (aggregate, aggregate3, aggregate3Value, tryAggregate, blockAndAggregate, getEthBalance, …): batches read calls; viem's multicall with chain bsc uses it",
+    abi: abis.multicall3Abi,
   },
   erc1363_token: {
     place: {
