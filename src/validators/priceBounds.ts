@@ -44,12 +44,12 @@ const PPM = 1_000_000n;
 const TOLERANCE_PPM = 100n;
 
 /** One minimum/maximum the calldata states, and the bound the rules require of it. */
-type Bound = { what: string; actual: bigint; op: "gte" | "lte"; required: bigint };
+export type Bound = { what: string; actual: bigint; op: "gte" | "lte"; required: bigint };
 
 /** A router call of the attempt, decoded, with the state it ran against (the block before it). */
-type RouterCall = { tx: SentTransaction; fn: string; args: readonly unknown[]; before: bigint };
+export type RouterCall = { tx: SentTransaction; fn: string; args: readonly unknown[]; before: bigint };
 
-function decodeRouterCalls(ctx: CheckContext, router: Address): RouterCall[] {
+export function decodeRouterCalls(ctx: CheckContext, router: Address): RouterCall[] {
   const calls: RouterCall[] = [];
   for (const tx of ctx.txs) {
     if (tx.receipt.status !== "success" || tx.to?.toLowerCase() !== router.toLowerCase()) continue;
@@ -75,7 +75,7 @@ const floorBound = (value: bigint, sPpm: bigint) =>
 const ceilBound = (value: bigint, sPpm: bigint) =>
   (((value * (PPM + sPpm)) / PPM) * (PPM + TOLERANCE_PPM)) / PPM + 1n;
 
-async function boundsOf(
+export async function boundsOf(
   ctx: CheckContext,
   router: Address,
   call: RouterCall,
