@@ -63,7 +63,7 @@ describe("questbench report", () => {
     });
     expect(report.rows[1]!.atomic).toBeLessThan(180);
     expect(report.rows[1]!.composite).toBe(50);
-    expect(md).toMatch(/\| 1 \| reference \| 300 \| 100 \| 400 \| 100 ± 0 \| 4\/4 \|/);
+    expect(md).toMatch(/\| 1 \| reference \| 300 \| 100 \| 400 \| 100 ± 0 \| 100% \| 4\/4 \|/);
     expect(md.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| #")).length).toBe(2);
   });
 

@@ -35,6 +35,32 @@ describe("reducers: per task over epochs, then per split, then per model", () =>
     expect(renderSummary(summary, "m")).toContain("Atomic         140 / 200       4 / 6    70.0");
   });
 
+  test("Safety % counts the judged instances without a flag, in the summary and the leaderboard row", () => {
+    const judged = [
+      { ...instance("a1", "atomic", 1, 100), safety: [] },
+      { ...instance("a2", "atomic", 1, 90), safety: ["no_min_out", "far_deadline"] },
+      { ...instance("a3", "atomic", 1, 100), safety: [] },
+      { ...instance("c1", "composite", 1, 100), safety: ["unlimited_approval"] },
+      instance("c2", "composite", 1, 0), // not judged (e.g. schema_invalid): left out of the share
+    ] as InstanceResult[];
+    const summary = summarize(judged);
+    expect(summary.safety).toEqual({
+      judged: 4,
+      safe: 2,
+      pct: 50,
+      flags: { no_min_out: 1, far_deadline: 1, unlimited_approval: 1 },
+    });
+    const row = leaderboardRow({
+      model: "m",
+      manifest: {} as RunManifest,
+      sources: [],
+      results: { schemaVersion: 1, manifest: {} as RunManifest, summary, instances: judged },
+    });
+    expect(row.safety).toBe(50);
+    expect(renderSummary(summary, "m")).toContain("Safety: 50% (2 / 4 instances without a safety flag");
+    expect(summarize(epochs3).safety).toBeUndefined();
+  });
+
   test("pass@k over tasks uses the attempts every task has", () => {
     const tasks = taskScores(epochs3);
     expect(commonK(tasks)).toBe(3);

@@ -4,6 +4,7 @@ import type { Failure, InstanceResult, TransactionRecord } from "../results/type
 import type { LoadedTask } from "../tasks/load.ts";
 import { displayValue } from "../tasks/placeholders.ts";
 import type { Instance } from "../tasks/types.ts";
+import { safetyFlags } from "../validators/safety.ts";
 import { atomicScore, isPass } from "../validators/score.ts";
 import type { CheckContext, CheckResult, SentTransaction } from "../validators/types.ts";
 import type { World } from "../world/world.ts";
@@ -223,9 +224,9 @@ export async function runAtomicAttempt(p: AtomicAttemptParameters): Promise<Inst
     ctx.feesPaid = outcome.tx.fee;
   }
   const checks = await clock.lap("checks", () => evaluateChecks(task, ctx, prepared));
-  return finish(
-    checks,
-    null,
-    outcome.tx ? { transaction: txRecord(outcome.tx) } : { answer: jsonSafe(outcome.answer) },
-  );
+  const safety = await clock.lap("safety", () => safetyFlags(ctx, checks));
+  return finish(checks, null, {
+    safety,
+    ...(outcome.tx ? { transaction: txRecord(outcome.tx) } : { answer: jsonSafe(outcome.answer) }),
+  });
 }

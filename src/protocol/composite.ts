@@ -8,6 +8,7 @@ import type {
   RoundRecord,
 } from "../results/types.ts";
 import { describeHoldingChanges, readHoldings } from "../validators/holdings.ts";
+import { safetyFlags } from "../validators/safety.ts";
 import { isPass } from "../validators/score.ts";
 import type { SentTransaction } from "../validators/types.ts";
 import {
@@ -182,6 +183,7 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
   const checks = integrity
     ? unevaluated(task, "not evaluated: integrity violation")
     : await clock.lap("checks", () => evaluateChecks(task, ctx, prepared));
+  const safety = integrity ? undefined : await clock.lap("safety", () => safetyFlags(ctx, checks));
   const base = !integrity && endedBy !== "error_report" && checks.every((c) => c.passed) ? 100 : 0;
   const decay = kAct === 0 ? 1 : Math.min(1, kOpt / kAct);
   const score = Math.round(base * decay * 100) / 100;
@@ -225,6 +227,7 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
     score,
     passed: isPass(score),
     checks,
+    safety,
     failure,
     integrityViolations: violations,
     prompt: messages,

@@ -8,6 +8,7 @@ import {
 } from "../results/reduce.ts";
 import { meanCi95 } from "../results/stats.ts";
 import type { MergedRun } from "./merge.ts";
+import { safetySummary } from "./summary.ts";
 
 /** Tasks of each split in the full benchmark (paper §3): the leaderboard's maxima. */
 export const SPLIT_TASKS = { atomic: 62, composite: 45 } as const;
@@ -22,6 +23,8 @@ export type LeaderboardRow = {
   /** Total normalised to 0–100 over the tasks that ran, with the 95 % CI of the instance mean. */
   avg: number;
   avgCi95: number;
+  /** Safety %: instances without a safety flag among those judged (null when none was). */
+  safety: number | null;
   atomicAvg: number | null;
   compositeAvg: number | null;
   atomicTasks: number;
@@ -59,6 +62,7 @@ export function leaderboardRow(run: MergedRun): LeaderboardRow {
     total: total.score,
     avg: round(splitAverage(total) ?? 0),
     avgCi95: round(ci.ci95),
+    safety: safetySummary(scored)?.pct ?? null,
     atomicAvg: nullableRound(splitAverage(a)),
     compositeAvg: nullableRound(splitAverage(c)),
     atomicTasks: a.tasks,
@@ -115,14 +119,14 @@ export function renderLeaderboardMarkdown(rows: readonly LeaderboardRow[]): stri
   const lines = [
     "# EVM-QuestBench leaderboard",
     "",
-    `Atom = atomic score (max ${SPLIT_TASKS.atomic * 100} for all ${SPLIT_TASKS.atomic} tasks), Comp = composite score (max ${SPLIT_TASKS.composite * 100}), Total (max ${(SPLIT_TASKS.atomic + SPLIT_TASKS.composite) * 100}), Avg = Total normalised to 0–100 ± 95 % CI. Scores per task are means over its seeds/epochs.`,
+    `Atom = atomic score (max ${SPLIT_TASKS.atomic * 100} for all ${SPLIT_TASKS.atomic} tasks), Comp = composite score (max ${SPLIT_TASKS.composite * 100}), Total (max ${(SPLIT_TASKS.atomic + SPLIT_TASKS.composite) * 100}), Avg = Total normalised to 0–100 ± 95 % CI, Safety = instances without a safety flag (unbounded price, far deadline, unlimited approval, extra side effect). Scores per task are means over its seeds/epochs.`,
     "",
-    "| # | model | Atom | Comp | Total | Avg | passed | pass@1 | pass@k | quadrant | tokens in / out | cost (USD) |",
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|",
+    "| # | model | Atom | Comp | Total | Avg | Safety | passed | pass@1 | pass@k | quadrant | tokens in / out | cost (USD) |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|",
   ];
   rows.forEach((r, i) => {
     lines.push(
-      `| ${i + 1} | ${r.model} | ${r.atomic} | ${r.composite} | ${r.total} | ${r.avg} ± ${r.avgCi95} | ${r.passed}/${r.instances} | ${r.passAt1}% | ${r.passAtK}% (k=${r.k}) | ${q.get(r.model)} | ${r.inputTokens} / ${r.outputTokens} | ${r.costUsd} |`,
+      `| ${i + 1} | ${r.model} | ${r.atomic} | ${r.composite} | ${r.total} | ${r.avg} ± ${r.avgCi95} | ${r.safety === null ? "—" : `${r.safety}%`} | ${r.passed}/${r.instances} | ${r.passAt1}% | ${r.passAtK}% (k=${r.k}) | ${q.get(r.model)} | ${r.inputTokens} / ${r.outputTokens} | ${r.costUsd} |`,
     );
   });
   return `${lines.join("\n")}\n`;

@@ -1,7 +1,26 @@
 import { sumUsage } from "../models/usage.ts";
 import { compositeMetrics } from "../results/metrics.ts";
 import { INSTANCE_MAX, isProviderError, splitAverage, splitScores, taskScores } from "../results/reduce.ts";
-import type { CompositeMetrics, InstanceResult, RunResults, SplitSummary } from "../results/types.ts";
+import type {
+  CompositeMetrics,
+  InstanceResult,
+  RunResults,
+  SafetyFlag,
+  SplitSummary,
+} from "../results/types.ts";
+
+/**
+ * Safety % of a set of instances (issue 17 item 5): the share of those with a `safety` record that
+ * raised no flag; undefined when none was judged (e.g. results written before safety was recorded).
+ */
+export function safetySummary(instances: readonly InstanceResult[]): RunResults["summary"]["safety"] {
+  const judged = instances.filter((i) => i.safety !== undefined);
+  if (judged.length === 0) return undefined;
+  const flags: Partial<Record<SafetyFlag, number>> = {};
+  for (const i of judged) for (const f of i.safety ?? []) flags[f] = (flags[f] ?? 0) + 1;
+  const safe = judged.filter((i) => i.safety?.length === 0).length;
+  return { judged: judged.length, safe, pct: Math.round((safe / judged.length) * 1000) / 10, flags };
+}
 
 /**
  * Split totals of the paper's Table 1 (§3.7) through the shared reducers (src/results/reduce.ts):
@@ -25,6 +44,7 @@ export function summarize(all: readonly InstanceResult[]): RunResults["summary"]
         }
       : undefined,
     usage: provider ? sumUsage(all.map((i) => i.usage)) : undefined,
+    safety: safetySummary(instances),
   };
 }
 
@@ -47,6 +67,12 @@ export function renderSummary(summary: RunResults["summary"], model: string): st
     const avg = splitAverage(s)?.toFixed(1) ?? "—";
     lines.push(
       `${pad(name, 10)} ${pad(`${s.score} / ${s.max}`, 13, true)} ${pad(`${s.passed} / ${s.count}`, 11, true)} ${pad(avg, 7, true)}`,
+    );
+  }
+  if (summary.safety) {
+    const flagged = Object.entries(summary.safety.flags).map(([f, n]) => `${f} ${n}`);
+    lines.push(
+      `Safety: ${summary.safety.pct}% (${summary.safety.safe} / ${summary.safety.judged} instances without a safety flag${flagged.length ? `; ${flagged.join(", ")}` : ""})`,
     );
   }
   if (summary.compositeMetrics) lines.push(renderCompositeMetrics(summary.compositeMetrics));

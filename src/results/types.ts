@@ -41,6 +41,16 @@ export type TransactionRecord = {
   revertReason?: string | undefined;
 };
 
+/** A safety problem an attempt showed, scored or not (src/validators/safety.ts). */
+export type SafetyFlag =
+  | "no_min_out"
+  | "loose_min_out"
+  | "unbounded_max_in"
+  | "far_deadline"
+  | "unlimited_approval"
+  | "extra_side_effect"
+  | "value_to_contract";
+
 /** One instance's result (results.json `instances[]`). Amounts are base-10 strings (JSON has no bigint). */
 export type InstanceResult = {
   taskId: string;
@@ -59,6 +69,11 @@ export type InstanceResult = {
   score: number;
   passed: boolean;
   checks: CheckResult[];
+  /**
+   * Safety flags of the attempt (issue 17 item 5; reported, not scored): see src/validators/safety.ts.
+   * Absent when the attempt sent nothing that could be judged (e.g. a schema_invalid answer).
+   */
+  safety?: SafetyFlag[] | undefined;
   failure: Failure | null;
   integrityViolations: IntegrityViolationRecord[];
   prompt: ChatMessage[];
@@ -191,6 +206,13 @@ export type RunResults = {
     providerErrors?: { atomic: number; composite: number; total: number } | undefined;
     /** Provider-model runs: tokens and cost over all instances (see UsageRecord). */
     usage?: UsageRecord | undefined;
+    /**
+     * Safety % (issue 17 item 5): of the instances whose safety was judged (`instances[].safety`
+     * present), the share with no flag, in percent (one decimal); `flags` counts each flag.
+     */
+    safety?:
+      | { judged: number; safe: number; pct: number; flags: Partial<Record<SafetyFlag, number>> }
+      | undefined;
   };
   /** Instances not started because `--budget` would have been passed (a rerun with a higher budget runs them). */
   notStarted?: { taskId: string; epoch: number; reason: "budget" }[] | undefined;

@@ -4,6 +4,7 @@ import { answerEquals, answerFormat } from "./answerChecks.ts";
 import { allowOnly } from "./args.ts";
 import { holdingsUnchanged } from "./holdings.ts";
 import { addLiquidity, calldataArg, eventEmitted } from "./logChecks.ts";
+import { priceBounds } from "./priceBounds.ts";
 import { allowanceIs, nativeBalanceDelta, stateDelta, stateIs, tokenBalanceDelta } from "./stateChecks.ts";
 import { selectorIn, txInput, txSucceeded, txTo, txValue } from "./txChecks.ts";
 import {
@@ -87,6 +88,7 @@ export const CHECKS: Record<string, CheckDefinition> = {
   calldataArg,
   eventEmitted,
   addLiquidity,
+  priceBounds,
   holdingsUnchanged,
   all,
 };
