@@ -31,9 +31,10 @@ const HELP = `Usage:
       --unsafe-sandbox runs an untrusted model (provider or scripted:) on a set-up missing a sandbox
       barrier, which is otherwise refused; results.json and the leaderboard mark such a run.
   questbench report <results.json or dirs…> --out DIR [--force]
-      Merge runs of several models and shards into DIR/leaderboard.md, DIR/report.html and one
-      merged results.json per model (DIR/runs/<model>/). Refuses runs whose manifests disagree
-      (world, fork block, task versions) unless --force.
+      Merge runs of several models and shards into DIR/leaderboard.md (the paper's Tables 1, 2, 9,
+      10), DIR/leaderboard.tex (booktabs), DIR/report.html, DIR/figures/*.svg and one merged
+      results.json per model (DIR/runs/<model>/). Refuses runs whose manifests disagree (world, fork
+      block, task versions, modes) or models run on different task sets unless --force.
   questbench world [--port P]
       Serve the local BSC-like world on 127.0.0.1 and print its URL and address book.
   questbench --help | --version
@@ -121,9 +122,9 @@ async function report(argv: string[]): Promise<void> {
   for (const w of warnings) console.warn(`questbench: warning: ${w}`);
   for (const r of rows)
     console.log(
-      `${r.model}: Atom ${r.atomic}, Comp ${r.composite}, Total ${r.total}, Avg ${r.avg} ± ${r.avgCi95}`,
+      `${r.model}: Atom ${r.atomic}, Comp ${r.composite}, Total ${r.total}, Avg ${r.avg} ± ${r.avgCi95}, tasks ${r.atomicTasks + r.compositeTasks}/107`,
     );
-  console.log(`Wrote ${parsed.values.out}/leaderboard.md and ${parsed.values.out}/report.html`);
+  console.log(`Wrote ${parsed.values.out}/leaderboard.md, leaderboard.tex, report.html and figures/*.svg`);
 }
 
 async function serve(argv: string[]): Promise<void> {

@@ -3,9 +3,9 @@ import { meanCi95, passAtK } from "../results/stats.ts";
 import type { InstanceResult, TransactionRecord } from "../results/types.ts";
 import * as abis from "../world/abis.ts";
 import { CATALOGUE } from "../world/catalogue.ts";
-import { renderFigures } from "./figures.ts";
-import { type LeaderboardRow, quadrants } from "./leaderboard.ts";
+import type { LeaderboardRow } from "./leaderboard.ts";
 import type { MergedRun } from "./merge.ts";
+import { paperTables, tableHtml } from "./tables.ts";
 
 const esc = (s: unknown) =>
   String(s).replace(
@@ -82,32 +82,31 @@ function instanceDetails(i: InstanceResult): string {
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1200px;padding:0 1rem;color:#1d2430}
 table{border-collapse:collapse;margin:.5rem 0}th,td{border:1px solid #d0d6e0;padding:.25rem .5rem;text-align:left;vertical-align:top}
 td.num,th.num{text-align:right}.ok{color:#0a7a32}.bad{color:#b42318}pre{background:#f5f7fa;padding:.5rem;overflow:auto;max-height:28rem;white-space:pre-wrap}
-figure{display:inline-block;margin:0 1rem 1rem 0;vertical-align:top}figcaption{font-weight:600}details.instance{border-top:1px solid #e3e7ee;padding:.25rem 0}
-details.instance>summary{cursor:pointer}table.checks td:nth-child(4){font-family:ui-monospace,monospace;font-size:12px}`;
+figure{display:block;margin:1rem 0 2.5rem}figure svg{max-width:100%;height:auto}details.instance{border-top:1px solid #e3e7ee;padding:.25rem 0}
+details.instance>summary{cursor:pointer}table.paper{margin:1rem 0 1.5rem}table.paper caption{caption-side:top;text-align:left;font-weight:600;padding-bottom:.25rem;max-width:60rem}
+.warning{border:2px solid #b42318;background:#fef3f2;padding:.5rem 1rem;margin:1rem 0}table.checks td:nth-child(4){font-family:ui-monospace,monospace;font-size:12px}`;
 
 /**
  * report.html: one self-contained page (no scripts, no network) with the leaderboard, the quadrant
  * table, the paper's figures as inline SVG, and a per-instance drill-down (task, model code,
  * transaction with calldata decoded by ABI, each check's expected and actual values, composite rounds).
  */
-export async function renderReportHtml(
+export function renderReportHtml(
   runs: readonly MergedRun[],
   rows: readonly LeaderboardRow[],
-): Promise<string> {
-  const figures = await renderFigures(runs, rows);
-  const q = quadrants(rows);
+  figures: Record<string, string>,
+  warnings: readonly string[] = [],
+): string {
   const board = rows
     .map(
-      (r, i) =>
-        `<tr><td class="num">${i + 1}</td><td>${esc(r.model)}</td><td class="num">${r.atomic}</td><td class="num">${r.composite}</td><td class="num">${r.total}</td><td class="num">${r.avg} ± ${r.avgCi95}</td><td class="num">${r.passed}/${r.instances}</td><td class="num">${r.passAt1}%</td><td class="num">${r.passAtK}% (k=${r.k})</td><td class="num">${r.inputTokens} / ${r.outputTokens}</td><td class="num">${r.costUsd}</td></tr>`,
-    )
-    .join("");
-  const quadrantRows = rows
-    .map(
       (r) =>
-        `<tr><td>${esc(r.model)}</td><td class="num">${r.atomicAvg ?? "—"}</td><td class="num">${r.compositeAvg ?? "—"}</td><td>${esc(q.get(r.model))}</td></tr>`,
+        `<tr><td>${esc(r.model)}</td><td class="num">${r.passed}/${r.instances}</td><td class="num">${r.passAt1}%</td><td class="num">${r.passAtK}% (k=${r.k})</td><td class="num">${r.inputTokens} / ${r.outputTokens}</td><td class="num">${r.costUsd}</td></tr>`,
     )
     .join("");
+  const tables = paperTables(rows).map(tableHtml).join("\n");
+  const warning = warnings.length
+    ? `<div class="warning"><b>Merged with --force; these runs are not comparable as they stand:</b><ul>${warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul></div>`
+    : "";
   const figureHtml = Object.entries(figures)
     .map(([name, svg]) => `<figure data-figure="${name}">${svg}</figure>`)
     .join("\n");
@@ -138,10 +137,11 @@ export async function renderReportHtml(
 <body>
 <h1>EVM-QuestBench report</h1>
 <p>${runs.length} model(s); world ${esc(runs[0]?.manifest.worldId ?? "")}; generated ${esc(new Date().toISOString())}.</p>
-<h2>Leaderboard</h2>
-<table class="leaderboard"><tr><th>#</th><th>model</th><th>Atom</th><th>Comp</th><th>Total</th><th>Avg ± 95% CI</th><th>passed</th><th>pass@1</th><th>pass@k</th><th>tokens in / out</th><th>cost (USD)</th></tr>${board}</table>
-<h2>Quadrants (by the medians of AtomicAvg and CompositeAvg)</h2>
-<table class="quadrants"><tr><th>model</th><th>AtomicAvg</th><th>CompositeAvg</th><th>quadrant</th></tr>${quadrantRows}</table>
+${warning}
+<h2>Tables</h2>
+${tables}
+<h3>More per model</h3>
+<table class="leaderboard"><tr><th>model</th><th>passed</th><th>pass@1</th><th>pass@k</th><th>tokens in / out</th><th>cost (USD)</th></tr>${board}</table>
 <h2>Figures</h2>
 ${figureHtml}
 <h2>Per task</h2>

@@ -119,6 +119,12 @@ export type RunManifest = {
     /** Present when the run was started with `--unsafe-sandbox`: the barriers it ran without (may be empty). */
     unsafe?: string[];
   };
+  /**
+   * Prompt and selection modes of the paper's implementation (README "Comparing with the paper");
+   * absent or all-default for the default protocol. Runs of different modes are not merged by
+   * `questbench report` without `--force`.
+   */
+  modes?: RunModes | undefined;
   /** Provider models: where the model was called and at what price (null for reference and scripted). */
   provider?: {
     name: string;
@@ -141,6 +147,20 @@ export type RunManifest = {
     /** Requests in flight to the provider at once; null: no cap beyond `--concurrency`. */
     providerConcurrency?: number | null;
   } | null;
+};
+
+/** Run modes (PAPER-IMPL.md (c)): each absent field is the default protocol. */
+export type RunModes = {
+  /** `--library`: the one library the prompt offers (default: both ethers v6 and viem). */
+  library?: "ethers" | "viem" | undefined;
+  /** `--env-detail paper`: the terse environment description (default `full`). */
+  envDetail?: "paper" | "full" | undefined;
+  /** `--naive`: the task's hint appended to the task text. */
+  naive?: boolean | undefined;
+  /** `--sample N`: a seeded, category-proportional sample of N tasks. */
+  sample?: number | undefined;
+  /** `--nl-level`: the wording level of the task templates (default `precise`). */
+  nlLevel?: "precise" | "moderate" | "vague" | undefined;
 };
 
 /** results.json `manifest.fork`: the pinned block of a fork run and what provisioning found. */
