@@ -230,6 +230,84 @@ describe("report tables from a hand-made results.json", () => {
   });
 });
 
+describe.skipIf(!existsSync(CHROMIUM))("report.html in headless Chromium", () => {
+  test("with eight models on one point every figure draws marks and no two scatter labels overlap", async () => {
+    // Eight models with the same scores: their points coincide at (37.5, 87.5), the worst case for labels;
+    // one more at (100, 100), the corner.
+    const names = [
+      "gpt-5",
+      "claude-haiku-4.5",
+      "deepseek-v3.2",
+      "gemini-2.5-flash",
+      "qwen3-coder",
+      "glm-4.6",
+      "kimi-k2",
+      "grok-4-fast",
+    ];
+    const dirs = names.map((m) =>
+      writeRun(
+        results(
+          m,
+          A.map((i) => ({ ...i, model: m })),
+        ),
+      ),
+    );
+    const perfect = A.map((i) => ({ ...i, model: "reference", score: 100, passed: true, failure: null }));
+    dirs.push(writeRun(results("reference", perfect)));
+    const out = mkdtempSync(path.join(tmpdir(), "qb-eight-"));
+    await writeReport({ inputs: dirs, out });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-gpu"],
+    });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(`file://${path.join(out, "report.html")}`);
+      const figures = await page.$$eval("figure[data-figure]", (els) =>
+        els.map((el) => {
+          const box = el.querySelector("svg")!.getBoundingClientRect();
+          return {
+            name: el.getAttribute("data-figure"),
+            width: box.width,
+            height: box.height,
+            marks: el.querySelectorAll(".role-mark path, .role-mark text, .role-mark line").length,
+          };
+        }),
+      );
+      expect(figures).toHaveLength(7);
+      for (const f of figures) {
+        expect(f.width, f.name!).toBeGreaterThan(300);
+        expect(f.height, f.name!).toBeGreaterThan(150);
+        expect(f.marks, f.name!).toBeGreaterThanOrEqual(2);
+      }
+      const labels = await page.$$eval(
+        'figure[data-figure="fig3-atomic-vs-composite"] .mark-text.role-mark text',
+        (els) =>
+          els.map((el) => {
+            const b = el.getBoundingClientRect();
+            return { text: el.textContent, x: b.x, y: b.y, w: b.width, h: b.height };
+          }),
+      );
+      expect(labels.map((l) => l.text).sort()).toEqual([...names, "reference"].sort());
+      const plot = await page.$eval('figure[data-figure="fig3-atomic-vs-composite"] svg', (el) => {
+        const b = el.getBoundingClientRect();
+        return { x: b.x, y: b.y, w: b.width, h: b.height };
+      });
+      for (const [i, p] of labels.entries()) {
+        expect(p.x, p.text!).toBeGreaterThanOrEqual(plot.x);
+        expect(p.x + p.w, p.text!).toBeLessThanOrEqual(plot.x + plot.w);
+        for (const q of labels.slice(i + 1))
+          expect(
+            p.x < q.x + q.w && q.x < p.x + p.w && p.y < q.y + q.h && q.y < p.y + p.h,
+            `${p.text} overlaps ${q.text}`,
+          ).toBe(false);
+      }
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+});
+
 describe("report refuses runs that cannot be compared", () => {
   test("models run on different task sets are refused, and shown with a warning under --force", async () => {
     const a = writeRun(results("model-a", A));

@@ -63,8 +63,8 @@ describe("questbench report", () => {
     });
     expect(report.rows[1]!.atomic).toBeLessThan(180);
     expect(report.rows[1]!.composite).toBe(50);
-    expect(md).toMatch(/\| 1 \| reference \| 300 \| 100 \| 400 \| 100 ± 0 \| 4\/4 \|/);
-    expect(md.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| #")).length).toBe(2);
+    expect(md).toContain("| 1 | reference | 300 | 100 | 400 | 100.0 ± 0.0 | 4/107 (3/62 · 1/45) | default |");
+    expect(md).toMatch(/\| 2 \| scripted:\S+ \| /);
   });
 
   test("merging refuses runs whose manifests disagree, naming the field", async () => {
@@ -119,10 +119,13 @@ describe("questbench report", () => {
         }),
       );
       expect(figures.map((f) => f.name)).toEqual([
-        "atomic-vs-composite",
-        "atomic-subcategories",
-        "composite-patterns",
-        "step-overhead",
+        "fig2a-split-sizes",
+        "fig2b-kopt-histogram",
+        "fig3-atomic-vs-composite",
+        "fig4-workflow-patterns",
+        "fig5-top-patterns",
+        "fig6-step-overhead",
+        "fig7-atomic-subcategories",
       ]);
       for (const f of figures) {
         expect(f.width, f.name!).toBeGreaterThan(100);

@@ -18,7 +18,7 @@ const FONT = "system-ui, sans-serif";
 const CONFIG = {
   font: FONT,
   title: { fontSize: 14, anchor: "start", offset: 10 },
-  axis: { labelFontSize: 11, titleFontSize: 12, labelLimit: 260 },
+  axis: { labelFontSize: 11, titleFontSize: 12, labelLimit: 360 },
   legend: { labelFontSize: 11, titleFontSize: 11, orient: "top", direction: "horizontal", labelLimit: 220 },
   view: { stroke: null },
 };
@@ -117,30 +117,50 @@ function passRateBars(title: string, values: Rate[], groupTitle: string, models:
     .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
     .map(([g]) => g);
   const y = { field: "group", type: "nominal", title: groupTitle, sort: order };
+  const perModel = models > 1;
   return {
     title,
-    width: FIGURE_WIDTH - 200,
-    height: { step: Math.max(14, 13 * models + 6) },
+    width: FIGURE_WIDTH - 160,
+    height: { step: perModel ? 12 : 18, ...(perModel ? { for: "offset" } : {}) },
     data: { values },
     encoding: {
       y,
-      yOffset: { field: "model" },
+      ...(perModel ? { yOffset: { field: "model" } } : {}),
       x: {
         field: "passRate",
         type: "quantitative",
         title: "pass rate (%, score ≥ 60)",
         scale: { domain: [0, 100] },
+        axis: { values: [0, 20, 40, 60, 80, 100] },
       },
-      color: { field: "model", type: "nominal", title: "model" },
+      color: perModel ? { field: "model", type: "nominal", title: "model" } : { value: "#4c78a8" },
     },
     layer: [
-      { mark: { type: "bar", tooltip: true, height: { band: 0.9 } } },
+      { mark: { type: "bar", tooltip: true } },
       {
-        mark: { type: "text", align: "left", dx: 3, fontSize: 10, color: "#333" },
+        mark: { type: "text", align: "left", dx: 3, fontSize: perModel ? 9 : 10, color: "#333" },
         encoding: { text: { field: "label" }, color: { value: "#333" } },
       },
     ],
   };
+}
+
+/** Most models drawn side by side in a pass-rate figure; beyond that the models are pooled. */
+const MAX_BARS_PER_GROUP = 4;
+
+/** Pass rates pooled over every model's instances (one bar per group: the paper's Figure 4). */
+function pooled(rates: readonly Rate[]): Rate[] {
+  const by = new Map<string, { passed: number; n: number }>();
+  for (const r of rates) {
+    const g = by.get(r.group) ?? { passed: 0, n: 0 };
+    g.passed += (r.passRate / 100) * r.n;
+    g.n += r.n;
+    by.set(r.group, g);
+  }
+  return [...by].map(([group, g]) => {
+    const passRate = Math.round((g.passed / g.n) * 1000) / 10;
+    return { model: "all models", group, passRate, n: g.n, label: `${passRate}% (n=${g.n})` };
+  });
 }
 
 type Placed = { x: number; y: number; w: number; h: number };
@@ -156,9 +176,14 @@ export function placeLabels(
   points: readonly { model: string; px: number; py: number }[],
   width: number,
   height: number,
+  lines: { px?: number; py?: number }[] = [],
 ): { model: string; lx: number; ly: number; align: "left" | "right"; leader: boolean }[] {
   const H = 14;
   const placed: Placed[] = points.map((p) => ({ x: p.px - 6, y: p.py - 6, w: 12, h: 12 }));
+  // Median lines: a label may not sit on them (a leader line may cross them).
+  const obstacles: Placed[] = lines.map((l) =>
+    l.px !== undefined ? { x: l.px - 1, y: 0, w: 2, h: height } : { x: 0, y: l.py! - 1, w: width, h: 2 },
+  );
   const out: ReturnType<typeof placeLabels> = [];
   const order = [...points].sort((a, b) => a.py - b.py || a.px - b.px);
   for (const p of order) {
@@ -170,7 +195,7 @@ export function placeLabels(
         const x = align === "left" ? p.px + 9 : p.px - 9 - w;
         const box = { x, y: p.py + dy - H / 2, w, h: H };
         if (box.x < 0 || box.x + box.w > width || box.y < -8 || box.y + box.h > height + 8) continue;
-        if (placed.some((q) => overlaps(box, q))) continue;
+        if (placed.some((q) => overlaps(box, q)) || obstacles.some((q) => overlaps(box, q))) continue;
         chosen = { ...box, align, leader: k > 0 };
         break;
       }
@@ -208,18 +233,19 @@ function scatterSpec(rows: readonly LeaderboardRow[]): Spec {
     atomic: Math.round((r.atomicAvg ?? 0) * 10) / 10,
     composite: Math.round((r.compositeAvg ?? 0) * 10) / 10,
   }));
+  const both = rows.filter((r) => r.atomicAvg !== null && r.compositeAvg !== null);
+  const ma = median(both.map((r) => r.atomicAvg!));
+  const mc = median(both.map((r) => r.compositeAvg!));
   const labels = placeLabels(
     points.map((p) => ({ model: p.model, px: toPx(p.atomic), py: toPy(p.composite) })),
     W,
     H,
+    [{ px: toPx(ma) }, { py: toPy(mc) }],
   );
   const labelValues = labels.map((l) => {
     const p = points.find((q) => q.model === l.model)!;
     return { ...l, x: fromPx(l.lx), y: fromPy(l.ly), px: p.atomic, py: p.composite };
   });
-  const both = rows.filter((r) => r.atomicAvg !== null && r.compositeAvg !== null);
-  const ma = median(both.map((r) => r.atomicAvg!));
-  const mc = median(both.map((r) => r.compositeAvg!));
   const scale = { domain: [0, 100], nice: false, zero: false, padding: PAD };
   const x = (field: string, title?: string) => ({
     field,
@@ -284,7 +310,16 @@ function figure2(bank: Map<string, LoadedTaskSpec>): Record<string, Spec> {
   for (const t of specs)
     if (t.split === "composite" && t.optimal_steps)
       kOpt.set(t.optimal_steps, (kOpt.get(t.optimal_steps) ?? 0) + 1);
-  const hist = [...kOpt].sort((a, b) => a[0] - b[0]).map(([k, n]) => ({ k: String(k), n }));
+  // Every K_opt from the smallest to the largest, an empty one drawn as 0 (a gap is a finding).
+  const ks = [...kOpt.keys()];
+  const hist = ks.length
+    ? Array.from({ length: Math.max(...ks) - Math.min(...ks) + 1 }, (_, i) => Math.min(...ks) + i).map(
+        (k) => ({
+          k: String(k),
+          n: kOpt.get(k) ?? 0,
+        }),
+      )
+    : [];
   const bars = (title: string, values: unknown[], xf: string, xt: string, yt: string) => ({
     title,
     width: FIGURE_WIDTH - 80,
@@ -387,27 +422,31 @@ export async function renderFigures(
       .map(([g]) => g),
   );
   const models = runs.length;
+  // One bar per model while a reader can tell the bars apart; more models are pooled (as the paper's figures).
+  const barModels = models <= MAX_BARS_PER_GROUP ? models : 1;
+  const perModel = (rates: Rate[]) => (barModels === 1 && models > 1 ? pooled(rates) : rates);
+  const pooledNote = barModels === 1 && models > 1 ? `, ${models} models pooled` : "";
   const figures: Record<string, Spec> = {
     ...figure2(bank),
     "fig3-atomic-vs-composite": scatterSpec(rows),
     "fig4-workflow-patterns": passRateBars(
-      "Figure 4: pass rate by composite workflow pattern (hardest first)",
-      patterns,
+      `Figure 4: pass rate by composite workflow pattern (hardest first${models > 1 ? `, ${models} models pooled` : ""})`,
+      pooled(patterns),
       "workflow pattern",
-      models,
+      1,
     ),
     "fig5-top-patterns": passRateBars(
-      "Figure 5: pass rate for the ten most frequent workflow patterns",
-      patterns.filter((p) => top.has(p.group)),
+      `Figure 5: pass rate for the ten most frequent workflow patterns${pooledNote}`,
+      perModel(patterns.filter((p) => top.has(p.group))),
       "workflow pattern",
-      models,
+      barModels,
     ),
     "fig6-step-overhead": overheadSpec(runs),
     "fig7-atomic-subcategories": passRateBars(
-      "Figure 7: pass rate by atomic subcategory (hardest first)",
-      passRateBy(runs, "atomic", (i) => i.subcategory.replace(/_/g, " ")),
+      `Figure 7: pass rate by atomic subcategory (hardest first${pooledNote})`,
+      perModel(passRateBy(runs, "atomic", (i) => i.subcategory.replace(/_/g, " "))),
       "atomic subcategory",
-      models,
+      barModels,
     ),
   };
   const out: Record<string, string> = {};
