@@ -2,10 +2,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
+import { encodeFunctionData, erc20Abi } from "viem";
 import { beforeAll, describe, expect, test } from "vitest";
 import { placeLabels, workflowPattern } from "../src/reporting/figures.ts";
 import { MergeError } from "../src/reporting/merge.ts";
 import { writeReport } from "../src/reporting/report.ts";
+import { planSteps } from "../src/results/metrics.ts";
 import type { InstanceResult, RunResults } from "../src/results/types.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -337,6 +339,59 @@ describe("report refuses runs that cannot be compared", () => {
     await expect(
       writeReport({ inputs: [a, b], out: mkdtempSync(path.join(tmpdir(), "qb-x-")) }),
     ).rejects.toThrow(/manifest\.modes differs: "default" in .*, "library=viem, naive" in /);
+  });
+});
+
+describe("drill-down", () => {
+  test("amounts show in token units with symbols, the raw base units only on hover; the plan's steps are counted against K_opt", async () => {
+    const usdt = "0x55d398326f99059fF775485246999027B3197955";
+    const input = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: "transfer",
+      args: ["0x00000000000000000000000000000000000000aa", 1_500_000_000_000_000_000n],
+    });
+    const withTx = instance("model-a", "a1", 1, 100);
+    withTx.transaction = {
+      hash: "0x01",
+      to: usdt,
+      input,
+      value: "250000000000000000",
+      status: "success",
+      gasUsed: "51000",
+      fee: "153000000000000",
+    };
+    withTx.checks = [
+      {
+        name: "balance_change",
+        weight: 100,
+        critical: true,
+        passed: true,
+        detail: "expected -60190000000000000000, got -60190000000000000000",
+      },
+    ];
+    const c1 = instance("model-a", "c1", 1, 100, { kOpt: 3, kAct: 3, kFailed: 0 });
+    c1.composite!.plan = '```json\n{"plan": ["approve USDT", "swap USDT for CAKE"]}\n```';
+    const out = mkdtempSync(path.join(tmpdir(), "qb-drill-"));
+    await writeReport({ inputs: [writeRun(results("model-a", [withTx, c1]))], out });
+    const html = readFileSync(path.join(out, "report.html"), "utf8");
+    expect(html).toContain("amount: 1500000000000000000 (1.5 USDT)");
+    expect(html).toContain("0.25 BNB");
+    expect(html).toContain("0.000153 BNB");
+    expect(html).toContain(
+      'expected <span title="-60190000000000000000 base units">-60.19 (×10^18 base units)</span>',
+    );
+    // Outside tooltips and the decoded call's own argument, no raw base-unit integer is shown.
+    const drill = html.slice(html.indexOf("<h2>Instances</h2>"));
+    const visible = drill.replace(/title="[^"]*"/g, "").replace(/amount: \d+/g, "");
+    expect(visible).not.toMatch(/\b\d{13,}\b/);
+    expect(html).toContain("2 steps planned vs K_opt 3 (-1)");
+    expect(html).toContain("<li>swap USDT for CAKE</li>");
+  });
+
+  test("planSteps reads the JSON plan, falls back to numbered lines, and gives null for prose", () => {
+    expect(planSteps('```json\n{"plan": ["a", "b", "c"]}\n```')).toEqual(["a", "b", "c"]);
+    expect(planSteps("Plan:\n1. approve\n2) swap\n- stake")).toEqual(["approve", "swap", "stake"]);
+    expect(planSteps("I will do it.")).toBeNull();
   });
 });
 

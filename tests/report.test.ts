@@ -183,7 +183,8 @@ describe("questbench report", () => {
 
   test("the drill-down decodes calldata with the world's ABIs", () => {
     const html = readFileSync(path.join(out, "report.html"), "utf8");
-    expect(html).toMatch(/transfer\(to: 0x[0-9a-fA-F]{40}, (amount|value): \d+\)/);
+    expect(html).toMatch(/transfer\(to: 0x[0-9a-fA-F]{40}, (amount|value): \d+ \([\d.]+ [A-Z]+\)\)/);
+    expect(html).toMatch(/\d+ steps? planned vs K_opt \d/);
     expect(html).toContain("withdraw(");
   });
 });

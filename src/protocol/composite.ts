@@ -1,5 +1,6 @@
 import type { ChatMessage } from "../models/types.ts";
 import { addUsage, type UsageRecord } from "../models/usage.ts";
+import { planSteps } from "../results/metrics.ts";
 import type {
   CompositeRecord,
   Failure,
@@ -217,6 +218,7 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
     endedBy,
     answer: jsonSafe(answer),
     plan,
+    planSteps: planSteps(plan),
     rounds,
     ethersNotDefined: rounds.some((r) => r.failure?.reason.includes("ethers is not defined")),
   };

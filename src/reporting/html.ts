@@ -1,8 +1,9 @@
-import { decodeFunctionData, type Hex } from "viem";
+import { decodeFunctionData, formatUnits, type Hex } from "viem";
+import { planSteps } from "../results/metrics.ts";
 import { meanCi95, passAtK } from "../results/stats.ts";
 import type { InstanceResult, TransactionRecord } from "../results/types.ts";
 import * as abis from "../world/abis.ts";
-import { CATALOGUE } from "../world/catalogue.ts";
+import { CATALOGUE, canonicalAddresses, tokenTable } from "../world/catalogue.ts";
 import type { LeaderboardRow } from "./leaderboard.ts";
 import type { MergedRun } from "./merge.ts";
 import { paperTables, tableHtml } from "./tables.ts";
@@ -18,8 +19,41 @@ const ALL_ABIS = [...Object.values(abis), ...Object.values(CATALOGUE).map((entry
   (abi) => (Array.isArray(abi) ? abi : []),
 ) as never[];
 
+// Canonical token address (lower case) → symbol and decimals, to show amounts in token units.
+const TOKENS_BY_ADDRESS = (() => {
+  const addresses = canonicalAddresses();
+  const out = new Map<string, { symbol: string; decimals: number }>();
+  for (const [key, meta] of Object.entries(tokenTable()))
+    if (addresses[key]) out.set(addresses[key]!.toLowerCase(), meta);
+  return out;
+})();
+
+/** Integers this long are amounts in base units (wei), not counts or ids. */
+const BASE_UNITS = /-?\b\d{13,}\b/g;
+
+/**
+ * An amount in base units shown in token units: `60.19 USDT`, or `60.19 ×10¹⁸ units` when the token is
+ * unknown (every token of the world has 18 decimals); the raw value stays in the tooltip.
+ */
+export function tokenAmount(raw: string | bigint, symbol?: string, decimals = 18): string {
+  const units = formatUnits(BigInt(raw), decimals);
+  return symbol ? `${units} ${symbol}` : `${units} (×10^${decimals} base units)`;
+}
+
+/** Check details with their long base-unit integers shown in token units (raw value on hover). */
+function withTokenUnits(detail: string): string {
+  let out = "";
+  let last = 0;
+  for (const m of detail.matchAll(BASE_UNITS)) {
+    out += esc(detail.slice(last, m.index));
+    out += `<span title="${esc(m[0])} base units">${esc(tokenAmount(m[0]))}</span>`;
+    last = m.index! + m[0].length;
+  }
+  return out + esc(detail.slice(last));
+}
+
 /** Calldata decoded with the world's ABIs: `transfer(to: 0x…, amount: 1500…)`, or the raw selector. */
-export function decodeCalldata(input: string): string {
+export function decodeCalldata(input: string, to?: string | null): string {
   if (!input || input === "0x") return "(empty calldata: plain transfer)";
   try {
     const decoded = decodeFunctionData({ abi: ALL_ABIS, data: input as Hex });
@@ -27,9 +61,14 @@ export function decodeCalldata(input: string): string {
       (x) => x.type === "function" && x.name === decoded.functionName,
     );
     const args = (decoded.args ?? []) as unknown[];
+    const token = to ? TOKENS_BY_ADDRESS.get(to.toLowerCase()) : undefined;
+    const shown = (a: unknown) =>
+      typeof a === "bigint" && (a >= 10n ** 12n || a <= -(10n ** 12n))
+        ? `${a} (${tokenAmount(a, token?.symbol, token?.decimals)})`
+        : String(a);
     const named = args.map(
       (a, i) =>
-        `${item?.inputs?.[i]?.name || `arg${i}`}: ${Array.isArray(a) ? `[${a.join(", ")}]` : String(a)}`,
+        `${item?.inputs?.[i]?.name || `arg${i}`}: ${Array.isArray(a) ? `[${a.map(shown).join(", ")}]` : shown(a)}`,
     );
     return `${decoded.functionName}(${named.join(", ")})`;
   } catch {
@@ -39,24 +78,33 @@ export function decodeCalldata(input: string): string {
 
 function txBlock(tx: TransactionRecord | undefined): string {
   if (!tx) return "";
-  return `<table class="kv"><tr><th>to</th><td><code>${esc(tx.to)}</code></td></tr><tr><th>call</th><td><code>${esc(decodeCalldata(tx.input))}</code></td></tr><tr><th>value (wei)</th><td>${esc(tx.value)}</td></tr><tr><th>status</th><td class="${tx.status === "success" ? "ok" : "bad"}">${esc(tx.status)}${tx.revertReason ? ` — ${esc(tx.revertReason)}` : ""}</td></tr><tr><th>gas used / fee (wei)</th><td>${esc(tx.gasUsed)} / ${esc(tx.fee)}</td></tr><tr><th>hash</th><td><code>${esc(tx.hash)}</code></td></tr></table>`;
+  return `<table class="kv"><tr><th>to</th><td><code>${esc(tx.to)}</code></td></tr><tr><th>call</th><td><code>${esc(decodeCalldata(tx.input, tx.to))}</code></td></tr><tr><th>value</th><td title="${esc(tx.value)} wei">${esc(tokenAmount(tx.value, "BNB"))}</td></tr><tr><th>status</th><td class="${tx.status === "success" ? "ok" : "bad"}">${esc(tx.status)}${tx.revertReason ? ` — ${esc(tx.revertReason)}` : ""}</td></tr><tr><th>gas used / fee</th><td>${esc(tx.gasUsed)} gas / <span title="${esc(tx.fee)} wei">${esc(tokenAmount(tx.fee, "BNB"))}</span></td></tr><tr><th>hash</th><td><code>${esc(tx.hash)}</code></td></tr></table>`;
 }
 
 function checksTable(i: InstanceResult): string {
   const rows = i.checks
     .map(
       (c) =>
-        `<tr class="${c.passed ? "ok" : "bad"}"><td>${c.passed ? "✓" : "✗"}</td><td>${esc(c.name)}${c.critical ? " ★" : ""}</td><td>${c.weight}</td><td>${esc(c.detail)}</td></tr>`,
+        `<tr class="${c.passed ? "ok" : "bad"}"><td>${c.passed ? "✓" : "✗"}</td><td>${esc(c.name)}${c.critical ? " ★" : ""}</td><td>${c.weight}</td><td>${withTokenUnits(c.detail)}</td></tr>`,
     )
     .join("");
   return `<table class="checks"><tr><th></th><th>check</th><th>weight</th><th>expected / actual</th></tr>${rows}</table>`;
+}
+
+function planBlock(c: NonNullable<InstanceResult["composite"]>): string {
+  const steps = c.planSteps === undefined ? planSteps(c.plan) : c.planSteps;
+  const count = steps
+    ? `${steps.length} step${steps.length === 1 ? "" : "s"} planned vs K_opt ${c.kOpt}${steps.length === c.kOpt ? "" : ` (${steps.length > c.kOpt ? "+" : ""}${steps.length - c.kOpt})`}`
+    : "plan unreadable";
+  const list = steps ? `<ol class="plan">${steps.map((s) => `<li>${esc(s)}</li>`).join("")}</ol>` : "";
+  return `<div class="plan" data-plan-steps="${steps?.length ?? ""}"><b>Plan:</b> ${esc(count)}${list}<details><summary>raw plan reply</summary><pre>${esc(c.plan)}</pre></details></div>`;
 }
 
 function instanceDetails(i: InstanceResult): string {
   const task = i.prompt.find((m) => m.role === "user")?.content.split("Task:\n")[1] ?? "";
   const rounds = i.composite
     ? `<h4>Rounds (K_opt ${i.composite.kOpt}, K_act ${i.composite.kAct}, failed ${i.composite.kFailed}, queries ${i.composite.kQuery}, ended by ${esc(i.composite.endedBy)})</h4>
-       <details><summary>plan</summary><pre>${esc(i.composite.plan)}</pre></details>
+       ${planBlock(i.composite)}
        ${i.composite.rounds
          .map(
            (

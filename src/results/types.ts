@@ -255,6 +255,8 @@ export type CompositeRecord = {
   /** The submitted answer, with fields returned by the last module joined. */
   answer: unknown;
   plan: string;
+  /** The plan's steps as parsed (src/results/metrics.ts `planSteps`); null when unreadable. Compare their count with kOpt. */
+  planSteps?: string[] | null | undefined;
   rounds: RoundRecord[];
   /** Some round failed with "ethers is not defined" (the paper's ethers% metric). */
   ethersNotDefined: boolean;
