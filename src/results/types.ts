@@ -1,5 +1,6 @@
 import type { ChatMessage, SamplingSettings } from "../models/types.ts";
 import type { UsageRecord } from "../models/usage.ts";
+import type { RunModes } from "../runOptions.ts";
 import type { Split } from "../tasks/types.ts";
 import type { CheckResult } from "../validators/types.ts";
 
@@ -16,6 +17,8 @@ export type FailureClass =
   | "checks_failed"
   | "provider_error"
   | "infra_error";
+
+export type { RunModes };
 
 export type Failure = { class: FailureClass; reason: string; code?: string | undefined };
 
@@ -147,20 +150,6 @@ export type RunManifest = {
     /** Requests in flight to the provider at once; null: no cap beyond `--concurrency`. */
     providerConcurrency?: number | null;
   } | null;
-};
-
-/** Run modes (PAPER-IMPL.md (c)): each absent field is the default protocol. */
-export type RunModes = {
-  /** `--library`: the one library the prompt offers (default: both ethers v6 and viem). */
-  library?: "ethers" | "viem" | undefined;
-  /** `--env-detail paper`: the terse environment description (default `full`). */
-  envDetail?: "paper" | "full" | undefined;
-  /** `--naive`: the task's hint appended to the task text. */
-  naive?: boolean | undefined;
-  /** `--sample N`: a seeded, category-proportional sample of N tasks. */
-  sample?: number | undefined;
-  /** `--nl-level`: the wording level of the task templates (default `precise`). */
-  nlLevel?: "precise" | "moderate" | "vague" | undefined;
 };
 
 /** results.json `manifest.fork`: the pinned block of a fork run and what provisioning found. */
