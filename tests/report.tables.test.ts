@@ -368,6 +368,13 @@ describe("drill-down", () => {
         passed: true,
         detail: "expected -60190000000000000000, got -60190000000000000000",
       },
+      {
+        name: "usdt spent",
+        weight: 0,
+        critical: false,
+        passed: true,
+        detail: "Δ balanceOf(agent) of contracts.usdt: expected = -19380000000000000000",
+      },
     ];
     const c1 = instance("model-a", "c1", 1, 100, { kOpt: 3, kAct: 3, kFailed: 0 });
     c1.composite!.plan = '```json\n{"plan": ["approve USDT", "swap USDT for CAKE"]}\n```';
@@ -376,6 +383,7 @@ describe("drill-down", () => {
     const html = readFileSync(path.join(out, "report.html"), "utf8");
     expect(html).toContain("amount: 1500000000000000000 (1.5 USDT)");
     expect(html).toContain("0.25 BNB");
+    expect(html).toContain('expected = <span title="-19380000000000000000 base units">-19.38 USDT</span>');
     expect(html).toContain("0.000153 BNB");
     expect(html).toContain(
       'expected <span title="-60190000000000000000 base units">-60.19 (×10^18 base units)</span>',

@@ -28,6 +28,10 @@ const TOKENS_BY_ADDRESS = (() => {
   return out;
 })();
 
+const TOKEN_SYMBOLS: Record<string, string> = Object.fromEntries(
+  Object.entries(tokenTable()).map(([key, meta]) => [key, meta.symbol]),
+);
+
 /** Integers this long are amounts in base units (wei), not counts or ids. */
 const BASE_UNITS = /-?\b\d{13,}\b/g;
 
@@ -46,7 +50,11 @@ function withTokenUnits(detail: string): string {
   let last = 0;
   for (const m of detail.matchAll(BASE_UNITS)) {
     out += esc(detail.slice(last, m.index));
-    out += `<span title="${esc(m[0])} base units">${esc(tokenAmount(m[0]))}</span>`;
+    // The token is the last `contracts.<key>` the detail names before the amount (BNB when it names none but BNB).
+    const before = detail.slice(0, m.index);
+    const key = [...before.matchAll(/contracts\.(\w+)/g)].at(-1)?.[1];
+    const symbol = key ? TOKEN_SYMBOLS[key] : /\bBNB\b/.test(before) ? "BNB" : undefined;
+    out += `<span title="${esc(m[0])} base units">${esc(tokenAmount(m[0], symbol))}</span>`;
     last = m.index! + m[0].length;
   }
   return out + esc(detail.slice(last));
