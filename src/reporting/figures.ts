@@ -109,14 +109,15 @@ function passRateBy(
  * Horizontal pass-rate bars, one row per group (hardest first), one bar per model, the value written
  * at each bar's end so a 0 % bar still shows ("0%") — the paper's Figures 4, 5 and 7.
  */
-function passRateBars(title: string, values: Rate[], groupTitle: string, models: number): Spec {
+function passRateBars(title: string, values: Rate[], models: number): Spec {
   const byGroup = new Map<string, number[]>();
   for (const v of values) byGroup.set(v.group, [...(byGroup.get(v.group) ?? []), v.passRate]);
   const order = [...byGroup]
     .map(([g, xs]) => [g, xs.reduce((a, b) => a + b, 0) / xs.length] as const)
     .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
     .map(([g]) => g);
-  const y = { field: "group", type: "nominal", title: groupTitle, sort: order };
+  // No y-axis title: the figure title names the groups, and a long label would run into it.
+  const y = { field: "group", type: "nominal", title: null, sort: order, axis: { labelLimit: 600 } };
   const perModel = models > 1;
   return {
     title,
@@ -432,20 +433,17 @@ export async function renderFigures(
     "fig4-workflow-patterns": passRateBars(
       `Figure 4: pass rate by composite workflow pattern (hardest first${models > 1 ? `, ${models} models pooled` : ""})`,
       pooled(patterns),
-      "workflow pattern",
       1,
     ),
     "fig5-top-patterns": passRateBars(
       `Figure 5: pass rate for the ten most frequent workflow patterns${pooledNote}`,
       perModel(patterns.filter((p) => top.has(p.group))),
-      "workflow pattern",
       barModels,
     ),
     "fig6-step-overhead": overheadSpec(runs),
     "fig7-atomic-subcategories": passRateBars(
       `Figure 7: pass rate by atomic subcategory (hardest first${pooledNote})`,
       perModel(passRateBy(runs, "atomic", (i) => i.subcategory.replace(/_/g, " "))),
-      "atomic subcategory",
       barModels,
     ),
   };
