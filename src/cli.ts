@@ -16,6 +16,7 @@ const HELP = `Usage:
              [--temperature T] [--max-tokens N] [--model-seed N] [--max-retries N] [--request-timeout S]
              [--provider-concurrency N] [--cache on|off|replay] [--cache-dir DIR] [--budget USD] [--fresh]
              [--shard i/n] [--junit FILE] [--fork-url URL [--fork-block N|latest]] [--unsafe-sandbox]
+             [--library ethers|viem] [--env-detail paper|full] [--naive] [--sample N] [--nl-level precise]
       Run the benchmark (default: --model ${DEFAULT_OPTIONS.model} --split all --seed 1 --concurrency 2
       --out .questbench/results/<model>). Models: reference, scripted:DIR, a registry name or alias
       (claude-sonnet, gpt, gemini-pro, deepseek, … see src/models/registry.json), openrouter/<id>, <provider>:<model-id>,
@@ -28,12 +29,17 @@ const HELP = `Usage:
       --fork-url runs on a fork of BNB Smart Chain at --fork-block (default latest, resolved once and
       recorded): the agent's assets are provisioned by storage writes, the auxiliary contracts
       deployed, and a task whose pre-state cannot be provisioned is skipped (README "Fork mode").
+      The paper implementation's modes (README "Comparing with the paper"; recorded in the manifest):
+      --library offers one library with its conventions, --env-detail paper lists addresses without
+      descriptions (own contracts keep theirs), --naive appends the task's hint, --sample N runs a
+      seeded category-proportional sample of N tasks; --nl-level accepts only precise for now.
       --unsafe-sandbox runs an untrusted model (provider or scripted:) on a set-up missing a sandbox
       barrier, which is otherwise refused; results.json and the leaderboard mark such a run.
   questbench report <results.json or dirs…> --out DIR [--force]
-      Merge runs of several models and shards into DIR/leaderboard.md, DIR/report.html and one
-      merged results.json per model (DIR/runs/<model>/). Refuses runs whose manifests disagree
-      (world, fork block, task versions) unless --force.
+      Merge runs of several models and shards into DIR/leaderboard.md (the paper's Tables 1, 2, 9,
+      10), DIR/leaderboard.tex (booktabs), DIR/report.html, DIR/figures/*.svg and one merged
+      results.json per model (DIR/runs/<model>/). Refuses runs whose manifests disagree (world, fork
+      block, task versions, modes) or models run on different task sets unless --force.
   questbench world [--port P]
       Serve the local BSC-like world on 127.0.0.1 and print its URL and address book.
   questbench --help | --version
@@ -121,9 +127,9 @@ async function report(argv: string[]): Promise<void> {
   for (const w of warnings) console.warn(`questbench: warning: ${w}`);
   for (const r of rows)
     console.log(
-      `${r.model}: Atom ${r.atomic}, Comp ${r.composite}, Total ${r.total}, Avg ${r.avg} ± ${r.avgCi95}`,
+      `${r.model}: Atom ${r.atomic}, Comp ${r.composite}, Total ${r.total}, Avg ${r.avg} ± ${r.avgCi95}, tasks ${r.atomicTasks + r.compositeTasks}/107`,
     );
-  console.log(`Wrote ${parsed.values.out}/leaderboard.md and ${parsed.values.out}/report.html`);
+  console.log(`Wrote ${parsed.values.out}/leaderboard.md, leaderboard.tex, report.html and figures/*.svg`);
 }
 
 async function serve(argv: string[]): Promise<void> {

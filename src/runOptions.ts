@@ -2,6 +2,20 @@ import { parseArgs } from "node:util";
 import { didYouMean } from "./didYouMean.ts";
 import type { ModelOptions } from "./models/settings.ts";
 
+/** Run modes (PAPER-IMPL.md (c)): each absent field is the default protocol. */
+export type RunModes = {
+  /** `--library`: the one library the prompt offers (default: both ethers v6 and viem). */
+  library?: "ethers" | "viem" | undefined;
+  /** `--env-detail paper`: the terse environment description (default `full`). */
+  envDetail?: "paper" | "full" | undefined;
+  /** `--naive`: the task's hint appended to the task text. */
+  naive?: boolean | undefined;
+  /** `--sample N`: a seeded, category-proportional sample of N tasks. */
+  sample?: number | undefined;
+  /** `--nl-level`: the wording level of the task templates (default `precise`). */
+  nlLevel?: "precise" | "moderate" | "vague" | undefined;
+};
+
 /** Options of one benchmark run (the CLI flags of `npx questbench`, README). */
 export type RunOptions = {
   /** `reference`, `scripted:DIR`, or a provider alias. */
@@ -38,6 +52,8 @@ export type RunOptions = {
   forkUrl?: string | undefined;
   /** Block to fork at; `latest` is resolved once at the start of the run. Default with --fork-url: latest. */
   forkBlock?: number | "latest" | undefined;
+  /** The paper implementation's prompt and selection modes (README "Comparing with the paper"); absent: default protocol. */
+  modes?: RunModes | undefined;
 } & ModelOptions;
 
 export const DEFAULT_OPTIONS: RunOptions = {
@@ -81,12 +97,47 @@ const FLAGS = {
   junit: { type: "string" },
   "fork-url": { type: "string" },
   "fork-block": { type: "string" },
+  library: { type: "string" },
+  "env-detail": { type: "string" },
+  naive: { type: "boolean" },
+  sample: { type: "string" },
+  "nl-level": { type: "string" },
 } as const;
 
-type FlagValues = Partial<Record<Exclude<keyof typeof FLAGS, "fresh" | "unsafe-sandbox">, string>> & {
+type FlagValues = Partial<
+  Record<Exclude<keyof typeof FLAGS, "fresh" | "unsafe-sandbox" | "naive">, string>
+> & {
   fresh?: boolean;
   "unsafe-sandbox"?: boolean;
+  naive?: boolean;
 };
+
+function oneOf<T extends string>(value: string, flag: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(
+      `--${flag} must be ${allowed.join(", ").replace(/, ([^,]*)$/, " or $1")}, got '${value}'${didYouMean(value, [...allowed])}`,
+    );
+  return value as T;
+}
+
+/** Mode flags → `modes`; a mode at its default value is not recorded (the default protocol has no modes). */
+function applyModeFlags(o: RunOptions, values: FlagValues): void {
+  const modes: RunModes = { ...o.modes };
+  if (values.library !== undefined)
+    modes.library = oneOf(values.library, "library", ["ethers", "viem"] as const);
+  if (values["env-detail"] !== undefined) {
+    const v = oneOf(values["env-detail"], "env-detail", ["paper", "full"] as const);
+    modes.envDetail = v === "full" ? undefined : v;
+  }
+  if (values.naive !== undefined) modes.naive = values.naive || undefined;
+  if (values.sample !== undefined) modes.sample = positiveInt(values.sample, "sample");
+  if (values["nl-level"] !== undefined) {
+    const v = oneOf(values["nl-level"], "nl-level", ["precise", "moderate", "vague"] as const);
+    modes.nlLevel = v === "precise" ? undefined : v;
+  }
+  const set = Object.fromEntries(Object.entries(modes).filter(([, v]) => v !== undefined)) as RunModes;
+  o.modes = Object.keys(set).length > 0 ? set : undefined;
+}
 
 export class UsageError extends Error {
   override name = "UsageError";
@@ -153,6 +204,7 @@ export function applyFlags(base: RunOptions, values: FlagValues): RunOptions {
     o.shard = { index: Number(m[1]), count: Number(m[2]) };
   }
   if (values.junit !== undefined) o.junit = values.junit;
+  applyModeFlags(o, values);
   if (values["fork-url"] !== undefined) {
     if (!/^https?:\/\/./.test(values["fork-url"])) throw new UsageError("--fork-url must be an http(s) URL");
     o.forkUrl = values["fork-url"];

@@ -63,8 +63,10 @@ describe("questbench report", () => {
     });
     expect(report.rows[1]!.atomic).toBeLessThan(180);
     expect(report.rows[1]!.composite).toBe(50);
-    expect(md).toMatch(/\| 1 \| reference \| 300 \| 100 \| 400 \| 100 ± 0 \| 100% \| 4\/4 \|/);
-    expect(md.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| #")).length).toBe(2);
+    expect(md).toContain(
+      "| 1 | reference | 300 | 100 | 400 | 100.0 ± 0.0 | 100% | 4/107 (3/62 · 1/45) | default |",
+    );
+    expect(md).toMatch(/\| 2 \| scripted:\S+ \| /);
   });
 
   test("merging refuses runs whose manifests disagree, naming the field", async () => {
@@ -119,10 +121,13 @@ describe("questbench report", () => {
         }),
       );
       expect(figures.map((f) => f.name)).toEqual([
-        "atomic-vs-composite",
-        "atomic-subcategories",
-        "composite-patterns",
-        "step-overhead",
+        "fig2a-split-sizes",
+        "fig2b-kopt-histogram",
+        "fig3-atomic-vs-composite",
+        "fig4-workflow-patterns",
+        "fig5-top-patterns",
+        "fig6-step-overhead",
+        "fig7-atomic-subcategories",
       ]);
       for (const f of figures) {
         expect(f.width, f.name!).toBeGreaterThan(100);
@@ -180,7 +185,8 @@ describe("questbench report", () => {
 
   test("the drill-down decodes calldata with the world's ABIs", () => {
     const html = readFileSync(path.join(out, "report.html"), "utf8");
-    expect(html).toMatch(/transfer\(to: 0x[0-9a-fA-F]{40}, (amount|value): \d+\)/);
+    expect(html).toMatch(/transfer\(to: 0x[0-9a-fA-F]{40}, (amount|value): \d+ \([\d.]+ [A-Z]+\)\)/);
+    expect(html).toMatch(/\d+ steps? planned vs K_opt \d/);
     expect(html).toContain("withdraw(");
   });
 });

@@ -1,6 +1,7 @@
 import type { ModelClient } from "../models/types.ts";
 import { addUsage } from "../models/usage.ts";
 import type { Failure, InstanceResult, TransactionRecord } from "../results/types.ts";
+import type { RunModes } from "../runOptions.ts";
 import type { LoadedTask } from "../tasks/load.ts";
 import { displayValue } from "../tasks/placeholders.ts";
 import type { Instance } from "../tasks/types.ts";
@@ -12,13 +13,15 @@ import { chainClients } from "./chain.ts";
 import { runExecution } from "./execution.ts";
 import { extractModule } from "./parse.ts";
 import { applyPreState } from "./preState.ts";
-import { atomicPrompt } from "./prompt.ts";
+import { atomicPrompt, taskHint } from "./prompt.ts";
 
 /** A chain the attempt may use exclusively: its URL and a way back to the clean world. */
 export type ChainLease = { url: string; reset(): Promise<void> };
 
 export type AtomicAttemptParameters = {
   task: LoadedTask;
+  /** Run modes that change the prompt (`--library`, `--env-detail`, `--naive`); absent: the default prompt. */
+  modes?: RunModes | undefined;
   instance: Instance;
   model: ModelClient;
   world: World;
@@ -153,7 +156,10 @@ export function jsonSafe(value: unknown): unknown {
 export async function runAtomicAttempt(p: AtomicAttemptParameters): Promise<InstanceResult> {
   const clock = stopwatch();
   const { task, instance, world } = p;
-  const prompt = atomicPrompt(instance, task.spec.answer, world);
+  const prompt = atomicPrompt(instance, task.spec.answer, world, {
+    modes: p.modes,
+    hint: taskHint(task.spec),
+  });
   const response = await clock.lap("model", () =>
     p.model.generate({ messages: prompt, instance, spec: task.spec, world, step: "atomic" }),
   );

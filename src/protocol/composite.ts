@@ -1,5 +1,6 @@
 import type { ChatMessage } from "../models/types.ts";
 import { addUsage, type UsageRecord } from "../models/usage.ts";
+import { planSteps } from "../results/metrics.ts";
 import type {
   CompositeRecord,
   Failure,
@@ -23,7 +24,7 @@ import {
 } from "./atomic.ts";
 import { parseRound } from "./control.ts";
 import { runExecution } from "./execution.ts";
-import { compositePrompt } from "./prompt.ts";
+import { compositePrompt, taskHint } from "./prompt.ts";
 
 /** The same inputs as an atomic attempt; the lease is held for the whole conversation. */
 export type CompositeAttemptParameters = AtomicAttemptParameters;
@@ -62,7 +63,10 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
     Promise.all(task.checks.map((c) => c.prepare?.(ctx))),
   );
 
-  const messages: ChatMessage[] = compositePrompt(instance, task.spec.answer, world, budget);
+  const messages: ChatMessage[] = compositePrompt(instance, task.spec.answer, world, budget, {
+    modes: p.modes,
+    hint: taskHint(task.spec),
+  });
   let usage: UsageRecord | undefined;
   const ask = async (step: "plan" | "round", round?: number) => {
     const t0 = performance.now();
@@ -219,6 +223,7 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
     endedBy,
     answer: jsonSafe(answer),
     plan,
+    planSteps: planSteps(plan),
     rounds,
     ethersNotDefined: rounds.some((r) => r.failure?.reason.includes("ethers is not defined")),
   };

@@ -1,5 +1,6 @@
 import type { ChatMessage } from "../models/types.ts";
-import type { AnswerSpec, Instance } from "../tasks/types.ts";
+import type { RunModes } from "../runOptions.ts";
+import type { AnswerSpec, Instance, TaskSpec } from "../tasks/types.ts";
 import { CATALOGUE, type Catalogue } from "../world/catalogue.ts";
 import type { World } from "../world/world.ts";
 
@@ -35,6 +36,22 @@ export function describeAnswer(answer: AnswerSpec): string {
   ].join("\n");
 }
 
+/** `--library`: the one library the prompt offers, with its conventions (PAPER-IMPL.md (c), system_config_viem.json). */
+const LIBRARY_LINES = {
+  ethers: [
+    '- Library: use ethers v6 (`import { ethers } from "ethers"`); nothing is global, import it. Conventions:',
+    "  `new ethers.JsonRpcProvider(providerUrl)`, `new ethers.Contract(address, abi, provider)` for reads,",
+    "  `new ethers.Interface(abi).encodeFunctionData(name, args)` for calldata, `ethers.parseUnits(x, 18)` / `ethers.parseEther(x)`",
+    "  for amounts (bigint), `ethers.MaxUint256`, `ethers.getAddress(a)`.",
+  ].join("\n"),
+  viem: [
+    '- Library: use viem (`import { createPublicClient, http, encodeFunctionData, parseUnits } from "viem"`); nothing is global. Conventions:',
+    "  `createPublicClient({ transport: http(providerUrl) })`, `client.readContract({ address, abi, functionName, args })` for reads,",
+    "  `encodeFunctionData({ abi, functionName, args })` for calldata, `parseUnits(x, 18)` / `parseEther(x)` for amounts (bigint),",
+    "  `maxUint256`, `getAddress(a)`, `parseAbi([...])` for human-readable ABIs.",
+  ].join("\n"),
+} as const;
+
 /**
  * The rules every answer is scored by, atomic and composite alike, each stated once (issue 17
  * item 6): what the JSON-RPC endpoint serves (src/sandbox/rpcGuard.ts), which clock deadlines follow
@@ -53,15 +70,24 @@ const ENVIRONMENT_RULES = [
  * The environment part of every prompt (chain, libraries, tokens and every contract key): one line
  * per key of the world catalogue, with the world's address and the entry's description.
  */
-export function environmentPrompt(world: World, catalogue: Catalogue = CATALOGUE): string {
-  const keys = Object.entries(catalogue).map(
-    ([key, entry]) =>
-      `  - ${key}: ${(world.contracts as Record<string, string>)[key]} — ${entry.description}`,
+export function environmentPrompt(
+  world: World,
+  catalogue: Catalogue = CATALOGUE,
+  modes: RunModes | undefined = undefined,
+): string {
+  const keys = Object.entries(catalogue).map(([key, entry]) =>
+    // --env-detail paper: address only, as the paper's context map; own contracts keep their
+    // function lists (no public ABI exists to look them up).
+    modes?.envDetail === "paper" && entry.place.kind !== "deployed"
+      ? `  - ${key}: ${(world.contracts as Record<string, string>)[key]}`
+      : `  - ${key}: ${(world.contracts as Record<string, string>)[key]} — ${entry.description}`,
   );
   return [
     "Environment:",
     "- Chain: BNB Smart Chain (chain id 56), served by a local node. Native coin: BNB (18 decimals).",
-    '- Libraries you may import: ethers v6 (`import { ethers } from "ethers"`) and viem (`import { createPublicClient, http } from "viem"`). Nothing is global: import what you use.',
+    modes?.library
+      ? LIBRARY_LINES[modes.library]
+      : '- Libraries you may import: ethers v6 (`import { ethers } from "ethers"`) and viem (`import { createPublicClient, http } from "viem"`). Nothing is global: import what you use.',
     "- Every token here has 18 decimals. The DEX is Uniswap V2 code deployed at PancakeSwap V2's addresses.",
     `- Agent (the user's account): ${world.agent.address}. Its holdings are not listed: read them if you need them.`,
     "- deployedContracts (passed to executeSkill) holds these keys:",
@@ -70,16 +96,35 @@ export function environmentPrompt(world: World, catalogue: Catalogue = CATALOGUE
   ].join("\n");
 }
 
+/** Prompt options of a run mode: `modes` from the manifest, `hint` the task's hint for `--naive`. */
+export type PromptModes = { modes?: RunModes | undefined; hint?: string | undefined };
+
+/**
+ * `--naive`: the task's hint, generated from its spec (no task file carries a hand-written hint):
+ * the task's summary and, for a composite, the atomic steps of its workflow in order.
+ */
+export function taskHint(spec: Pick<TaskSpec, "summary" | "workflow">): string {
+  const steps = spec.workflow?.length ? ` Steps, in order: ${spec.workflow.join(" → ")}.` : "";
+  return `Hint: ${spec.summary}${steps}`;
+}
+
+const withHint = (taskText: string, p: PromptModes | undefined) =>
+  p?.modes?.naive && p.hint ? `${taskText}\n\n${p.hint}` : taskText;
+
 /** The two messages of an atomic attempt: role (system) and environment + task + contract (user). */
 export function atomicPrompt(
   instance: Instance,
   answer: AnswerSpec | undefined,
   world: World,
+  mode?: PromptModes,
 ): ChatMessage[] {
   const contract = instance.kind === "query" && answer ? describeAnswer(answer) : TX_CONTRACT;
   return [
     { role: "system", content: ATOMIC_ROLE },
-    { role: "user", content: `${environmentPrompt(world)}\n\nTask:\n${instance.taskText}\n\n${contract}` },
+    {
+      role: "user",
+      content: `${environmentPrompt(world, CATALOGUE, mode?.modes)}\n\nTask:\n${withHint(instance.taskText, mode)}\n\n${contract}`,
+    },
   ];
 }
 
@@ -106,6 +151,7 @@ export function compositePrompt(
   answer: AnswerSpec | undefined,
   world: World,
   budget: number,
+  mode?: PromptModes,
 ): ChatMessage[] {
   const fields = answer
     ? [
@@ -120,7 +166,7 @@ export function compositePrompt(
     { role: "system", content: COMPOSITE_ROLE },
     {
       role: "user",
-      content: `${environmentPrompt(world)}\n\nTask:\n${instance.taskText}\n\n${fields}\n\nYou have at most ${budget} execution rounds. Reply now with your plan.`,
+      content: `${environmentPrompt(world, CATALOGUE, mode?.modes)}\n\nTask:\n${withHint(instance.taskText, mode)}\n\n${fields}\n\nYou have at most ${budget} execution rounds. Reply now with your plan.`,
     },
   ];
 }

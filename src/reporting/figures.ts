@@ -1,5 +1,8 @@
 import { createRequire } from "node:module";
-import type { LeaderboardRow } from "./leaderboard.ts";
+import type { InstanceResult } from "../results/types.ts";
+import { loadTasks } from "../tasks/load.ts";
+import type { LoadedTaskSpec } from "../tasks/types.ts";
+import { type LeaderboardRow, SPLIT_TASKS } from "./leaderboard.ts";
 import type { MergedRun } from "./merge.ts";
 
 const require = createRequire(import.meta.url);
@@ -9,10 +12,23 @@ const vega = () => require("vega") as typeof import("vega");
 
 type Spec = Record<string, unknown>;
 
+/** Every figure is drawn this wide (px), so the page shows them at one size. */
+export const FIGURE_WIDTH = 520;
+const FONT = "system-ui, sans-serif";
+const CONFIG = {
+  font: FONT,
+  title: { fontSize: 14, anchor: "start", offset: 10 },
+  axis: { labelFontSize: 11, titleFontSize: 12, labelLimit: 360 },
+  legend: { labelFontSize: 11, titleFontSize: 11, orient: "top", direction: "horizontal", labelLimit: 220 },
+  view: { stroke: null },
+};
+
 /** Renders a Vega-Lite spec to a standalone SVG string (no browser, no network). */
 export async function renderSvg(spec: Spec): Promise<string> {
   const compiled = vl().compile({
     $schema: "https://vega.github.io/schema/vega-lite/v5.json",
+    config: CONFIG,
+    background: "white",
     ...spec,
   } as never).spec;
   const view = new (vega().View)(vega().parse(compiled), { renderer: "none" });
@@ -23,92 +39,413 @@ export async function renderSvg(spec: Spec): Promise<string> {
   }
 }
 
-const passRate = (xs: { passed: boolean }[]) =>
-  xs.length === 0 ? 0 : (xs.filter((x) => x.passed).length / xs.length) * 100;
+const STEP_WORDS: [RegExp, string][] = [
+  [/^query_/, "query"],
+  [/approve/, "approve"],
+  [/^swap_/, "swap"],
+  [/^wbnb_deposit$/, "wrap"],
+  [/^wbnb_withdraw$/, "unwrap"],
+  [/^add_liquidity/, "add liquidity"],
+  [/^remove_liquidity/, "remove liquidity"],
+  [/^emergency_withdraw$/, "emergency withdraw"],
+  [/^stake_/, "stake"],
+  [/^unstake_/, "unstake"],
+  [/^harvest_/, "harvest"],
+  [/^erc721_/, "NFT transfer"],
+  [/transferfrom/, "transferFrom"],
+  [/transfer/, "transfer"],
+];
 
-function passRateBy(runs: readonly MergedRun[], split: "atomic" | "composite") {
-  const rows: { model: string; group: string; passRate: number; n: number }[] = [];
+/**
+ * A composite workflow's pattern in the paper's words (§3.3 "approve→swap, approve→add liquidity,
+ * add liquidity→stake"; §5.4 "batch approval"): its atomic steps named by action, repeats of one
+ * action folded ("batch transfer" when the whole workflow repeats it), the read-only steps of a
+ * workflow that also writes shown as "+ verify" (the paper's query-and-verify motif).
+ */
+export function workflowPattern(workflow: readonly string[]): string {
+  const words = workflow.map((s) => STEP_WORDS.find(([re]) => re.test(s))?.[1] ?? s.replace(/_/g, " "));
+  const writes = words.filter((w) => w !== "query");
+  const folded = (ws: string[]) => ws.filter((w, i) => i === 0 || w !== ws[i - 1]);
+  if (writes.length === 0) return folded(words).length === 1 && words.length > 1 ? "batch query" : "query";
+  const core = folded(writes);
+  const name = core.length === 1 && writes.length > 1 ? `batch ${core[0]}` : core.join(" → ");
+  return writes.length < words.length ? `${name} + verify` : name;
+}
+
+/** The task bank's composite specs by id (workflow, K_opt), for patterns and Figure 2. */
+function taskBank(): Map<string, LoadedTaskSpec> {
+  try {
+    return new Map(loadTasks().map((t) => [t.spec.id, t.spec]));
+  } catch {
+    return new Map();
+  }
+}
+
+const pct = (xs: readonly { passed: boolean }[]) =>
+  xs.length === 0 ? 0 : Math.round((xs.filter((x) => x.passed).length / xs.length) * 1000) / 10;
+
+type Rate = { model: string; group: string; passRate: number; n: number; label: string };
+
+function passRateBy(
+  runs: readonly MergedRun[],
+  split: "atomic" | "composite",
+  groupOf: (i: InstanceResult) => string,
+): Rate[] {
+  const rows: Rate[] = [];
   for (const run of runs) {
-    const groups = new Map<string, { passed: boolean }[]>();
-    for (const i of run.results.instances.filter(
-      (x) => x.split === split && x.failure?.class !== "provider_error",
-    ))
-      groups.set(i.subcategory, [...(groups.get(i.subcategory) ?? []), i]);
-    for (const [group, xs] of groups)
-      rows.push({ model: run.model, group, passRate: Math.round(passRate(xs) * 10) / 10, n: xs.length });
+    const groups = new Map<string, InstanceResult[]>();
+    for (const i of run.results.instances)
+      if (i.split === split && i.failure?.class !== "provider_error")
+        groups.set(groupOf(i), [...(groups.get(groupOf(i)) ?? []), i]);
+    for (const [group, xs] of groups) {
+      const passRate = pct(xs);
+      rows.push({ model: run.model, group, passRate, n: xs.length, label: `${passRate}%` });
+    }
   }
   return rows;
 }
 
-const barBy = (title: string, values: unknown[], x: string) => ({
-  title,
-  width: { step: 14 },
-  height: 220,
-  data: { values },
-  mark: { type: "bar", tooltip: true },
-  encoding: {
-    x: { field: "group", type: "nominal", title: x, axis: { labelAngle: -40 } },
-    xOffset: { field: "model" },
-    y: { field: "passRate", type: "quantitative", title: "pass rate (%)", scale: { domain: [0, 100] } },
-    color: { field: "model", type: "nominal" },
-  },
-});
+/**
+ * Horizontal pass-rate bars, one row per group (hardest first), one bar per model, the value written
+ * at each bar's end so a 0 % bar still shows ("0%") — the paper's Figures 4, 5 and 7.
+ */
+function passRateBars(title: string, values: Rate[], models: number): Spec {
+  const byGroup = new Map<string, number[]>();
+  for (const v of values) byGroup.set(v.group, [...(byGroup.get(v.group) ?? []), v.passRate]);
+  const order = [...byGroup]
+    .map(([g, xs]) => [g, xs.reduce((a, b) => a + b, 0) / xs.length] as const)
+    .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
+    .map(([g]) => g);
+  // No y-axis title: the figure title names the groups, and a long label would run into it.
+  const y = { field: "group", type: "nominal", title: null, sort: order, axis: { labelLimit: 600 } };
+  const perModel = models > 1;
+  return {
+    title,
+    width: FIGURE_WIDTH - 160,
+    height: { step: perModel ? 12 : 18, ...(perModel ? { for: "offset" } : {}) },
+    data: { values },
+    encoding: {
+      y,
+      ...(perModel ? { yOffset: { field: "model" } } : {}),
+      x: {
+        field: "passRate",
+        type: "quantitative",
+        title: "pass rate (%, score ≥ 60)",
+        scale: { domain: [0, 100] },
+        axis: { values: [0, 20, 40, 60, 80, 100] },
+      },
+      color: perModel ? { field: "model", type: "nominal", title: "model" } : { value: "#4c78a8" },
+    },
+    layer: [
+      { mark: { type: "bar", tooltip: true } },
+      {
+        mark: { type: "text", align: "left", dx: 3, fontSize: perModel ? 9 : 10, color: "#333" },
+        encoding: { text: { field: "label" }, color: { value: "#333" } },
+      },
+    ],
+  };
+}
 
-/** The report's figures (paper Fig. 3, 4/5, 6), each as an SVG string keyed by a stable name. */
+/** Most models drawn side by side in a pass-rate figure; beyond that the models are pooled. */
+const MAX_BARS_PER_GROUP = 4;
+
+/** Pass rates pooled over every model's instances (one bar per group: the paper's Figure 4). */
+function pooled(rates: readonly Rate[]): Rate[] {
+  const by = new Map<string, { passed: number; n: number }>();
+  for (const r of rates) {
+    const g = by.get(r.group) ?? { passed: 0, n: 0 };
+    g.passed += (r.passRate / 100) * r.n;
+    g.n += r.n;
+    by.set(r.group, g);
+  }
+  return [...by].map(([group, g]) => {
+    const passRate = Math.round((g.passed / g.n) * 1000) / 10;
+    return { model: "all models", group, passRate, n: g.n, label: `${passRate}% (n=${g.n})` };
+  });
+}
+
+type Placed = { x: number; y: number; w: number; h: number };
+const overlaps = (a: Placed, b: Placed) =>
+  a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+/**
+ * Places each scatter label in pixel space so no two labels, no label and point, and no label and
+ * the plot edge collide: first beside the point, then stepped up or down with a leader line. Widths
+ * are estimated generously (7 px per character at 11 px), so the browser's real text fits inside.
+ */
+export function placeLabels(
+  points: readonly { model: string; px: number; py: number }[],
+  width: number,
+  height: number,
+  lines: { px?: number; py?: number }[] = [],
+): { model: string; lx: number; ly: number; align: "left" | "right"; leader: boolean }[] {
+  const H = 14;
+  const placed: Placed[] = points.map((p) => ({ x: p.px - 6, y: p.py - 6, w: 12, h: 12 }));
+  // Median lines: a label may not sit on them (a leader line may cross them).
+  const obstacles: Placed[] = lines.map((l) =>
+    l.px !== undefined ? { x: l.px - 1, y: 0, w: 2, h: height } : { x: 0, y: l.py! - 1, w: width, h: 2 },
+  );
+  const out: ReturnType<typeof placeLabels> = [];
+  const order = [...points].sort((a, b) => a.py - b.py || a.px - b.px);
+  for (const p of order) {
+    const w = 7 * p.model.length + 4;
+    let chosen: (Placed & { align: "left" | "right"; leader: boolean }) | undefined;
+    for (let k = 0; k < 60 && !chosen; k++) {
+      const dy = k === 0 ? 0 : (k % 2 === 1 ? 1 : -1) * Math.ceil(k / 2) * (H + 1);
+      for (const align of ["left", "right"] as const) {
+        const x = align === "left" ? p.px + 9 : p.px - 9 - w;
+        const box = { x, y: p.py + dy - H / 2, w, h: H };
+        if (box.x < 0 || box.x + box.w > width || box.y < -8 || box.y + box.h > height + 8) continue;
+        if (placed.some((q) => overlaps(box, q)) || obstacles.some((q) => overlaps(box, q))) continue;
+        chosen = { ...box, align, leader: k > 0 };
+        break;
+      }
+    }
+    chosen ??= { x: p.px + 9, y: p.py - H / 2, w, h: H, align: "left", leader: false };
+    placed.push(chosen);
+    out.push({
+      model: p.model,
+      lx: chosen.align === "left" ? chosen.x : chosen.x + chosen.w,
+      ly: chosen.y + H / 2,
+      align: chosen.align,
+      leader: chosen.leader,
+    });
+  }
+  return out;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((p, q) => p - q);
+  if (s.length === 0) return 0;
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** Figure 3: AtomicAvg vs CompositeAvg, median lines (the quadrant borders), labels placed apart. */
+function scatterSpec(rows: readonly LeaderboardRow[]): Spec {
+  const W = FIGURE_WIDTH - 60;
+  const H = 400;
+  const PAD = 14; // px the scale adds on each side so the (100, 100) corner point sits inside the frame
+  const toPx = (v: number) => PAD + (v / 100) * (W - 2 * PAD);
+  const toPy = (v: number) => H - PAD - (v / 100) * (H - 2 * PAD);
+  const fromPx = (px: number) => ((px - PAD) / (W - 2 * PAD)) * 100;
+  const fromPy = (py: number) => ((H - PAD - py) / (H - 2 * PAD)) * 100;
+  const points = rows.map((r) => ({
+    model: r.model,
+    atomic: Math.round((r.atomicAvg ?? 0) * 10) / 10,
+    composite: Math.round((r.compositeAvg ?? 0) * 10) / 10,
+  }));
+  const both = rows.filter((r) => r.atomicAvg !== null && r.compositeAvg !== null);
+  const ma = median(both.map((r) => r.atomicAvg!));
+  const mc = median(both.map((r) => r.compositeAvg!));
+  const labels = placeLabels(
+    points.map((p) => ({ model: p.model, px: toPx(p.atomic), py: toPy(p.composite) })),
+    W,
+    H,
+    [{ px: toPx(ma) }, { py: toPy(mc) }],
+  );
+  const labelValues = labels.map((l) => {
+    const p = points.find((q) => q.model === l.model)!;
+    return { ...l, x: fromPx(l.lx), y: fromPy(l.ly), px: p.atomic, py: p.composite };
+  });
+  const scale = { domain: [0, 100], nice: false, zero: false, padding: PAD };
+  const x = (field: string, title?: string) => ({
+    field,
+    type: "quantitative",
+    scale,
+    ...(title ? { title, axis: { values: [0, 20, 40, 60, 80, 100] } } : {}),
+  });
+  const y = (field: string, title?: string) => ({
+    field,
+    type: "quantitative",
+    scale,
+    ...(title ? { title, axis: { values: [0, 20, 40, 60, 80, 100] } } : {}),
+  });
+  const textLayer = (align: "left" | "right") => ({
+    data: { values: labelValues.filter((l) => l.align === align) },
+    mark: { type: "text", align, baseline: "middle", fontSize: 11 },
+    encoding: { x: x("x"), y: y("y"), text: { field: "model" } },
+  });
+  return {
+    title: "Figure 3: Atomic vs Composite (average score per task, 0–100); dashed: medians",
+    width: W,
+    height: H,
+    layer: [
+      {
+        data: { values: [{ v: ma, label: `median ${ma.toFixed(1)}` }] },
+        mark: { type: "rule", strokeDash: [5, 4], color: "#888" },
+        encoding: { x: x("v") },
+      },
+      {
+        data: { values: [{ v: mc, label: `median ${mc.toFixed(1)}` }] },
+        mark: { type: "rule", strokeDash: [5, 4], color: "#888" },
+        encoding: { y: y("v") },
+      },
+      {
+        data: { values: labelValues.filter((l) => l.leader) },
+        mark: { type: "rule", color: "#aaa", strokeWidth: 1 },
+        encoding: { x: x("px"), y: y("py"), x2: { field: "x" }, y2: { field: "y" } },
+      },
+      {
+        data: { values: points },
+        mark: { type: "point", filled: true, size: 80, tooltip: true },
+        encoding: {
+          x: x("atomic", "AtomicAvg"),
+          y: y("composite", "CompositeAvg"),
+          color: { field: "model", type: "nominal", legend: null },
+        },
+      },
+      textLayer("left"),
+      textLayer("right"),
+    ],
+  };
+}
+
+/** Figure 2 (a): tasks per split; (b): composite tasks by K_opt. From the task bank. */
+function figure2(bank: Map<string, LoadedTaskSpec>): Record<string, Spec> {
+  const specs = [...bank.values()];
+  const splits = (["atomic", "composite"] as const).map((s) => ({
+    split: s,
+    tasks: specs.filter((t) => t.split === s).length || SPLIT_TASKS[s],
+  }));
+  const kOpt = new Map<number, number>();
+  for (const t of specs)
+    if (t.split === "composite" && t.optimal_steps)
+      kOpt.set(t.optimal_steps, (kOpt.get(t.optimal_steps) ?? 0) + 1);
+  // Every K_opt from the smallest to the largest, an empty one drawn as 0 (a gap is a finding).
+  const ks = [...kOpt.keys()];
+  const hist = ks.length
+    ? Array.from({ length: Math.max(...ks) - Math.min(...ks) + 1 }, (_, i) => Math.min(...ks) + i).map(
+        (k) => ({
+          k: String(k),
+          n: kOpt.get(k) ?? 0,
+        }),
+      )
+    : [];
+  const bars = (title: string, values: unknown[], xf: string, xt: string, yt: string) => ({
+    title,
+    width: FIGURE_WIDTH - 80,
+    height: 220,
+    data: { values },
+    encoding: {
+      x: { field: xf, type: "ordinal", title: xt, axis: { labelAngle: 0 }, sort: null },
+      y: {
+        field: Object.keys(values[0] ?? { n: 0 }).find((f) => f !== xf),
+        type: "quantitative",
+        title: yt,
+        axis: { tickMinStep: 1, format: "d" },
+      },
+    },
+    layer: [
+      { mark: { type: "bar", color: "#4c78a8", tooltip: true } },
+      {
+        mark: { type: "text", dy: -7, fontSize: 11 },
+        encoding: { text: { field: Object.keys(values[0] ?? { n: 0 }).find((f) => f !== xf) } },
+      },
+    ],
+  });
+  return {
+    "fig2a-split-sizes": bars("Figure 2a: tasks per split", splits, "split", "split", "tasks"),
+    "fig2b-kopt-histogram": bars(
+      "Figure 2b: composite tasks by optimal steps K_opt",
+      hist,
+      "k",
+      "K_opt (optimal execution rounds)",
+      "composite tasks",
+    ),
+  };
+}
+
+/** Figure 6: Δ = K_act − K_opt per composite instance, counted (integers) per model. */
+function overheadSpec(runs: readonly MergedRun[]): Spec {
+  const counts = new Map<string, number>();
+  for (const run of runs)
+    for (const i of run.results.instances)
+      if (i.composite && i.failure?.class !== "provider_error") {
+        const key = `${run.model}\u0000${i.composite.kAct - i.composite.kOpt}`;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+  const values = [...counts].map(([key, n]) => {
+    const [model, d] = key.split("\u0000");
+    return { model, delta: Number(d), n };
+  });
+  const ds = values.map((v) => v.delta);
+  const all = ds.length
+    ? Array.from({ length: Math.max(...ds) - Math.min(...ds) + 1 }, (_, i) => Math.min(...ds) + i)
+    : [0];
+  return {
+    title: "Figure 6: step overhead Δ = K_act − K_opt (composite instances)",
+    width: FIGURE_WIDTH - 80,
+    height: 240,
+    data: { values },
+    encoding: {
+      x: {
+        field: "delta",
+        type: "ordinal",
+        title: "Δ (rounds above the optimum; < 0: fewer rounds than K_opt)",
+        scale: { domain: all },
+        axis: { labelAngle: 0 },
+      },
+      xOffset: { field: "model" },
+      y: { field: "n", type: "quantitative", title: "instances", axis: { tickMinStep: 1, format: "d" } },
+      color: { field: "model", type: "nominal", title: "model" },
+    },
+    layer: [
+      { mark: { type: "bar", tooltip: true } },
+      {
+        mark: { type: "text", dy: -6, fontSize: 10 },
+        encoding: { text: { field: "n" }, color: { value: "#333" } },
+      },
+    ],
+  };
+}
+
+/**
+ * The report's figures as SVG strings keyed by file name (without `.svg`): the paper's Figure 2a/2b
+ * (task bank), 3 (Atomic vs Composite), 4 (every workflow pattern), 5 (the ten most frequent
+ * patterns), 6 (step overhead) and 7 (atomic subcategories).
+ */
 export async function renderFigures(
   runs: readonly MergedRun[],
   rows: readonly LeaderboardRow[],
 ): Promise<Record<string, string>> {
-  const scatter = {
-    title: "Atomic vs Composite (average score per task, 0–100)",
-    width: 360,
-    height: 300,
-    data: {
-      values: rows.map((r) => ({ model: r.model, atomic: r.atomicAvg ?? 0, composite: r.compositeAvg ?? 0 })),
-    },
-    layer: [
-      {
-        mark: { type: "point", filled: true, size: 90 },
-        encoding: { color: { field: "model", type: "nominal" } },
-      },
-      { mark: { type: "text", dx: 8, align: "left" }, encoding: { text: { field: "model" } } },
-    ],
-    encoding: {
-      x: { field: "atomic", type: "quantitative", title: "AtomicAvg", scale: { domain: [0, 100] } },
-      y: { field: "composite", type: "quantitative", title: "CompositeAvg", scale: { domain: [0, 100] } },
-    },
+  const bank = taskBank();
+  const patternOf = (i: InstanceResult) => {
+    const wf = bank.get(i.taskId)?.workflow;
+    return wf?.length ? workflowPattern(wf) : i.subcategory.replace(/_/g, " ");
   };
-  const deltas = runs.flatMap((run) =>
-    run.results.instances
-      .filter((i) => i.composite)
-      .map((i) => ({ model: run.model, delta: i.composite!.kAct - i.composite!.kOpt })),
+  const patterns = passRateBy(runs, "composite", patternOf);
+  const frequency = new Map<string, number>();
+  for (const p of patterns) frequency.set(p.group, (frequency.get(p.group) ?? 0) + p.n);
+  const top = new Set(
+    [...frequency]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, 10)
+      .map(([g]) => g),
   );
-  const overhead = {
-    title: "Step overhead Δ = K_act − K_opt (composite instances)",
-    width: 360,
-    height: 220,
-    data: { values: deltas },
-    mark: { type: "bar", tooltip: true },
-    encoding: {
-      x: { field: "delta", type: "ordinal", title: "Δ" },
-      xOffset: { field: "model" },
-      y: { aggregate: "count", type: "quantitative", title: "instances" },
-      color: { field: "model", type: "nominal" },
-    },
-  };
+  const models = runs.length;
+  // One bar per model while a reader can tell the bars apart; more models are pooled (as the paper's figures).
+  const barModels = models <= MAX_BARS_PER_GROUP ? models : 1;
+  const perModel = (rates: Rate[]) => (barModels === 1 && models > 1 ? pooled(rates) : rates);
+  const pooledNote = barModels === 1 && models > 1 ? `, ${models} models pooled` : "";
   const figures: Record<string, Spec> = {
-    "atomic-vs-composite": scatter,
-    "atomic-subcategories": barBy(
-      "Pass rate by atomic subcategory",
-      passRateBy(runs, "atomic"),
-      "subcategory",
+    ...figure2(bank),
+    "fig3-atomic-vs-composite": scatterSpec(rows),
+    "fig4-workflow-patterns": passRateBars(
+      `Figure 4: pass rate by composite workflow pattern (hardest first${models > 1 ? `, ${models} models pooled` : ""})`,
+      pooled(patterns),
+      1,
     ),
-    "composite-patterns": barBy(
-      "Pass rate by composite workflow pattern",
-      passRateBy(runs, "composite"),
-      "workflow pattern",
+    "fig5-top-patterns": passRateBars(
+      `Figure 5: pass rate for the ten most frequent workflow patterns${pooledNote}`,
+      perModel(patterns.filter((p) => top.has(p.group))),
+      barModels,
     ),
-    "step-overhead": overhead,
+    "fig6-step-overhead": overheadSpec(runs),
+    "fig7-atomic-subcategories": passRateBars(
+      `Figure 7: pass rate by atomic subcategory (hardest first${pooledNote})`,
+      perModel(passRateBy(runs, "atomic", (i) => i.subcategory.replace(/_/g, " "))),
+      barModels,
+    ),
   };
   const out: Record<string, string> = {};
   for (const [name, spec] of Object.entries(figures)) out[name] = await renderSvg(spec);

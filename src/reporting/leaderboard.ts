@@ -1,3 +1,4 @@
+import { compositeMetrics } from "../results/metrics.ts";
 import {
   commonK,
   isProviderError,
@@ -7,7 +8,8 @@ import {
   taskScores,
 } from "../results/reduce.ts";
 import { meanCi95 } from "../results/stats.ts";
-import type { MergedRun } from "./merge.ts";
+import type { CompositeMetrics } from "../results/types.ts";
+import { describeModes, type MergedRun } from "./merge.ts";
 import { safetySummary } from "./summary.ts";
 
 /** Tasks of each split in the full benchmark (paper §3): the leaderboard's maxima. */
@@ -39,6 +41,12 @@ export type LeaderboardRow = {
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
+  /** Table 2 / Table 9 metrics of the composite instances (null when none ran). */
+  compositeMetrics: CompositeMetrics | null;
+  /** Composite instances that passed (score ≥ 60): Table 2's Pass. */
+  compositePassed: number;
+  /** Run modes from the manifest (prompt switches; empty for the default protocol). */
+  modes: string;
 };
 
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -78,6 +86,9 @@ export function leaderboardRow(run: MergedRun): LeaderboardRow {
       usage.reduce((s, u) => s + (u?.costUsd ?? 0), 0),
       4,
     ),
+    compositeMetrics: compositeMetrics(scored),
+    compositePassed: c.passed,
+    modes: describeModes(run.manifest.modes),
   };
 }
 
@@ -111,23 +122,4 @@ export function quadrants(rows: readonly LeaderboardRow[]): Map<string, string> 
           : `${r.atomicAvg >= ma ? "High" : "Low"}-${r.compositeAvg >= mc ? "High" : "Low"}`,
     ]),
   );
-}
-
-/** leaderboard.md: the paper's Table 1 columns plus passes, CI, pass@k, tokens and cost. */
-export function renderLeaderboardMarkdown(rows: readonly LeaderboardRow[]): string {
-  const q = quadrants(rows);
-  const lines = [
-    "# EVM-QuestBench leaderboard",
-    "",
-    `Atom = atomic score (max ${SPLIT_TASKS.atomic * 100} for all ${SPLIT_TASKS.atomic} tasks), Comp = composite score (max ${SPLIT_TASKS.composite * 100}), Total (max ${(SPLIT_TASKS.atomic + SPLIT_TASKS.composite) * 100}), Avg = Total normalised to 0–100 ± 95 % CI, Safety = instances without a safety flag (unbounded price, far deadline, unlimited approval, extra side effect). Scores per task are means over its seeds/epochs.`,
-    "",
-    "| # | model | Atom | Comp | Total | Avg | Safety | passed | pass@1 | pass@k | quadrant | tokens in / out | cost (USD) |",
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|",
-  ];
-  rows.forEach((r, i) => {
-    lines.push(
-      `| ${i + 1} | ${r.model} | ${r.atomic} | ${r.composite} | ${r.total} | ${r.avg} ± ${r.avgCi95} | ${r.safety === null ? "—" : `${r.safety}%`} | ${r.passed}/${r.instances} | ${r.passAt1}% | ${r.passAtK}% (k=${r.k}) | ${q.get(r.model)} | ${r.inputTokens} / ${r.outputTokens} | ${r.costUsd} |`,
-    );
-  });
-  return `${lines.join("\n")}\n`;
 }

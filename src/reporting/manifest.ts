@@ -75,6 +75,7 @@ export function buildManifest(
     nodeVersion: process.version,
     startedAt: new Date().toISOString(),
     ...(fork ? { fork } : {}),
+    ...(options.modes ? { modes: options.modes } : {}),
     sandbox,
     ...providerManifest(options),
   };

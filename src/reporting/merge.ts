@@ -34,6 +34,15 @@ export function loadRuns(paths: readonly string[]): LoadedRun[] {
   });
 }
 
+/** The manifest's modes as a short label ("default" when every switch is at the paper's default). */
+export function describeModes(modes: RunManifest["modes"]): string {
+  if (!modes) return "default";
+  const parts = Object.entries(modes)
+    .filter(([, v]) => v !== undefined && v !== null && v !== false)
+    .map(([k, v]) => (v === true ? k : `${k}=${v}`));
+  return parts.length === 0 ? "default" : parts.join(", ");
+}
+
 /** One model's merged run: its shards, seeds and epochs joined. */
 export type MergedRun = { model: string; manifest: RunManifest; sources: string[]; results: RunResults };
 
@@ -47,6 +56,7 @@ function comparableFields(m: RunManifest): Record<string, unknown> {
     chainId: m.chainId,
     "fork.blockNumber": fork?.blockNumber ?? null,
     "fork.blockHash": fork?.blockHash ?? null,
+    modes: describeModes(m.modes),
   };
 }
 
@@ -54,7 +64,8 @@ function comparableFields(m: RunManifest): Record<string, unknown> {
  * Merges runs: shards and epochs of one model join into one run; different models stay apart.
  * Refuses (unless `force`) runs whose manifests disagree on the world, the fork block or the version
  * (file hash) of a task both ran, naming the field; and an instance (model, task, seed, epoch) that
- * appears in two inputs.
+ * appears in two inputs; and models whose merged runs cover different task sets (a model run on 6
+ * tasks would otherwise rank above one run on 3) or ran in different modes.
  */
 export function mergeRuns(
   runs: readonly LoadedRun[],
@@ -118,5 +129,23 @@ export function mergeRuns(
       results: { schemaVersion: 1, manifest, summary: summarize(instances), instances },
     });
   }
+  const [head, ...others] = merged;
+  if (head) {
+    const ids = (r: MergedRun) => [...new Set(r.results.instances.map((i) => i.taskId))].sort();
+    const headIds = ids(head);
+    for (const other of others) {
+      const otherIds = ids(other);
+      const missing = headIds.filter((id) => !otherIds.includes(id));
+      const extra = otherIds.filter((id) => !headIds.includes(id));
+      if (missing.length > 0 || extra.length > 0)
+        problem(
+          `task sets differ: ${head.model} ran ${headIds.length} tasks, ${other.model} ran ${otherIds.length}` +
+            `${missing.length ? `; ${other.model} lacks ${list(missing)}` : ""}${extra.length ? `; ${head.model} lacks ${list(extra)}` : ""}`,
+        );
+    }
+  }
   return { merged, warnings };
 }
+
+const list = (xs: string[]) =>
+  xs.length <= 3 ? xs.join(", ") : `${xs.slice(0, 3).join(", ")} and ${xs.length - 3} more`;

@@ -34,3 +34,23 @@ export function compositeMetrics(instances: readonly InstanceResult[]): Composit
     },
   };
 }
+
+/**
+ * The composite plan's steps (paper §4: the planning call before any execution). The model is asked
+ * for `{"plan": ["step 1", …]}` in a json block; a reply that is not that JSON falls back to its
+ * numbered or bulleted lines. Returns null when no step can be read.
+ */
+export function planSteps(plan: string): string[] | null {
+  const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(plan)?.[1] ?? plan;
+  try {
+    const parsed = JSON.parse(fenced.trim()) as { plan?: unknown };
+    if (Array.isArray(parsed?.plan) && parsed.plan.length > 0) return parsed.plan.map((s) => String(s));
+  } catch {
+    // not JSON: read the lines below
+  }
+  const lines = plan
+    .split("\n")
+    .map((l) => /^\s*(?:\d+[.)]|[-*•])\s+(.+)$/.exec(l)?.[1]?.trim())
+    .filter((l): l is string => Boolean(l));
+  return lines.length > 0 ? lines : null;
+}

@@ -1,5 +1,6 @@
 import type { ChatMessage, SamplingSettings } from "../models/types.ts";
 import type { UsageRecord } from "../models/usage.ts";
+import type { RunModes } from "../runOptions.ts";
 import type { Split } from "../tasks/types.ts";
 import type { CheckResult } from "../validators/types.ts";
 
@@ -16,6 +17,8 @@ export type FailureClass =
   | "checks_failed"
   | "provider_error"
   | "infra_error";
+
+export type { RunModes };
 
 export type Failure = { class: FailureClass; reason: string; code?: string | undefined };
 
@@ -134,6 +137,12 @@ export type RunManifest = {
     /** Present when the run was started with `--unsafe-sandbox`: the barriers it ran without (may be empty). */
     unsafe?: string[];
   };
+  /**
+   * Prompt and selection modes of the paper's implementation (README "Comparing with the paper");
+   * absent or all-default for the default protocol. Runs of different modes are not merged by
+   * `questbench report` without `--force`.
+   */
+  modes?: RunModes | undefined;
   /** Provider models: where the model was called and at what price (null for reference and scripted). */
   provider?: {
     name: string;
@@ -257,6 +266,8 @@ export type CompositeRecord = {
   /** The submitted answer, with fields returned by the last module joined. */
   answer: unknown;
   plan: string;
+  /** The plan's steps as parsed (src/results/metrics.ts `planSteps`); null when unreadable. Compare their count with kOpt. */
+  planSteps?: string[] | null | undefined;
   rounds: RoundRecord[];
   /** Some round failed with "ethers is not defined" (the paper's ethers% metric). */
   ethersNotDefined: boolean;

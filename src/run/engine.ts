@@ -9,7 +9,7 @@ import type { ModelClient } from "../models/types.ts";
 import { costOf, estimateAttemptUsage } from "../models/usage.ts";
 import { type AtomicAttemptParameters, instanceFields, unevaluated } from "../protocol/atomic.ts";
 import { runAttempt } from "../protocol/attempt.ts";
-import { atomicPrompt, compositePrompt } from "../protocol/prompt.ts";
+import { atomicPrompt, compositePrompt, taskHint } from "../protocol/prompt.ts";
 import type { InstanceOutcome } from "../results/outcome.ts";
 import type { InstanceResult } from "../results/types.ts";
 import { outDir, type RunOptions } from "../runOptions.ts";
@@ -192,8 +192,11 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
   function priorCost(task: LoadedTask, instance: Instance): number {
     const prompt =
       task.spec.split === "atomic"
-        ? atomicPrompt(instance, task.spec.answer, world)
-        : compositePrompt(instance, task.spec.answer, world, 1);
+        ? atomicPrompt(instance, task.spec.answer, world, { modes: options.modes, hint: taskHint(task.spec) })
+        : compositePrompt(instance, task.spec.answer, world, 1, {
+            modes: options.modes,
+            hint: taskHint(task.spec),
+          });
     const usage = estimateAttemptUsage({
       promptChars: prompt.reduce((n, m) => n + m.content.length, 0),
       split: task.spec.split,
@@ -225,6 +228,7 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
       sampling,
       codeSha256: codeHash,
       responsesSha256: scriptedDir === undefined ? undefined : scriptedResponsesHash(scriptedDir, taskId),
+      modes: options.modes,
     });
     const previous = finished.get(key);
     if (previous) return { kind: "resumed", result: { ...previous, resumed: true } };
@@ -246,7 +250,7 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
     const t0 = performance.now();
     let result: InstanceResult | undefined;
     try {
-      result = await attemptWithInfraRetry(chains, { task, instance, model, world });
+      result = await attemptWithInfraRetry(chains, { task, instance, model, world, modes: options.modes });
       return { kind: "scored", result: { ...result, resumeKey: key } };
     } catch (error) {
       const elapsed = Math.round(performance.now() - t0);

@@ -21,9 +21,12 @@ export function resumeKey(p: {
   sampling: SamplingSettings | null;
   codeSha256: string;
   responsesSha256?: string | undefined;
+  /** Run modes that change the prompt: a result of another mode is not this one's. */
+  modes?: unknown;
 }): string {
   const parts: unknown[] = [p.model, p.seed, p.epoch, p.taskId, p.taskSha256, p.sampling, p.codeSha256];
   if (p.responsesSha256 !== undefined) parts.push(p.responsesSha256);
+  if (p.modes !== undefined) parts.push({ modes: p.modes });
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 32);
 }
 

@@ -1,3 +1,4 @@
+import seedrandom from "seedrandom";
 import { didYouMean } from "../didYouMean.ts";
 import { UsageError } from "../runOptions.ts";
 import type { BrokenTask, LoadedTask } from "./load.ts";
@@ -10,7 +11,12 @@ import type { BrokenTask, LoadedTask } from "./load.ts";
  */
 export function selectTasks(
   tasks: LoadedTask[] & { broken?: BrokenTask[] },
-  options: { split: "atomic" | "composite" | "all"; tasks: string[] },
+  options: {
+    split: "atomic" | "composite" | "all";
+    tasks: string[];
+    seed?: number;
+    modes?: { sample?: number | undefined; nlLevel?: string | undefined } | undefined;
+  },
 ): LoadedTask[] {
   for (const b of tasks.broken ?? [])
     if (
@@ -23,11 +29,52 @@ export function selectTasks(
   const unknown = options.tasks.filter((id) => !known.has(id));
   if (unknown.length > 0)
     throw new UsageError(`unknown task id(s): ${unknown.join(", ")}${didYouMean(unknown[0]!, [...known])}`);
-  return tasks.filter(
+  const selected = tasks.filter(
     (t) =>
       (options.split === "all" || t.spec.split === options.split) &&
       (options.tasks.length === 0 || options.tasks.includes(t.spec.id)),
   );
+  const level = options.modes?.nlLevel;
+  if (level !== undefined && level !== "precise") {
+    // No task has templates at another level yet (tasks/README.md): refused, never a silent fallback.
+    const lacking = selected.map((t) => t.spec.id);
+    if (lacking.length > 0)
+      throw new UsageError(
+        `--nl-level ${level}: ${lacking.length} selected task(s) have no ${level} templates (only precise ones exist), e.g. ${lacking.slice(0, 3).join(", ")}`,
+      );
+  }
+  const n = options.modes?.sample;
+  return n === undefined ? selected : sampleTasks(selected, n, options.seed ?? 1);
+}
+
+/**
+ * `--sample N` (the paper implementation's --max-questions): N tasks drawn with a seeded RNG, each
+ * category (`spec.category`: basic_transactions, defi_operations, advanced_features, composite)
+ * getting its share by largest remainder, then tasks drawn without replacement inside it. The same
+ * seed and task bank give the same sample; order stays the bank's.
+ * @throws {UsageError} when N exceeds the tasks selected.
+ */
+export function sampleTasks(tasks: readonly LoadedTask[], n: number, seed: number): LoadedTask[] {
+  if (n > tasks.length) throw new UsageError(`--sample ${n} exceeds the ${tasks.length} task(s) selected`);
+  const byCategory = new Map<string, LoadedTask[]>();
+  for (const t of tasks) byCategory.set(t.spec.category, [...(byCategory.get(t.spec.category) ?? []), t]);
+  const quotas = [...byCategory].map(([category, xs]) => {
+    const exact = (xs.length * n) / tasks.length;
+    return { category, xs, take: Math.floor(exact), rest: exact - Math.floor(exact) };
+  });
+  let left = n - quotas.reduce((s, q) => s + q.take, 0);
+  for (const q of [...quotas].sort((a, b) => b.rest - a.rest || a.category.localeCompare(b.category))) {
+    if (left === 0) break;
+    q.take++;
+    left--;
+  }
+  const rng = seedrandom(`questbench-sample/${seed}`);
+  const chosen = new Set<string>();
+  for (const q of quotas) {
+    const pool = [...q.xs];
+    for (let k = 0; k < q.take; k++) chosen.add(pool.splice(Math.floor(rng() * pool.length), 1)[0]!.spec.id);
+  }
+  return tasks.filter((t) => chosen.has(t.spec.id));
 }
 
 /** One instance to run: a task and an epoch. */

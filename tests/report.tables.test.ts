@@ -1,0 +1,445 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium } from "playwright-core";
+import { encodeFunctionData, erc20Abi } from "viem";
+import { beforeAll, describe, expect, test } from "vitest";
+import { placeLabels, workflowPattern } from "../src/reporting/figures.ts";
+import { MergeError } from "../src/reporting/merge.ts";
+import { writeReport } from "../src/reporting/report.ts";
+import { planSteps } from "../src/results/metrics.ts";
+import type { InstanceResult, RunResults } from "../src/results/types.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+
+/** One hand-made instance: only what the reducers read is meaningful. */
+function instance(
+  model: string,
+  taskId: string,
+  epoch: number,
+  score: number,
+  composite?: { kOpt: number; kAct: number; kFailed: number; ethers?: boolean },
+): InstanceResult {
+  const split = composite ? "composite" : "atomic";
+  return {
+    taskId,
+    taskVersion: 1,
+    split,
+    category: split,
+    subcategory: composite ? "swap_workflows" : "erc20_operations",
+    difficulty: "easy",
+    seed: 1,
+    epoch,
+    instanceSeed: "0",
+    templateIndex: 0,
+    params: {},
+    model,
+    score,
+    passed: score >= 60,
+    checks: [],
+    failure: score >= 60 ? null : { class: "checks_failed", reason: "fixture" },
+    integrityViolations: [],
+    prompt: [{ role: "user", content: "Task:\nfixture" }],
+    response: "",
+    durationMs: 1,
+    timings: {},
+    safety: [],
+    ...(composite
+      ? {
+          composite: {
+            kOpt: composite.kOpt,
+            kAct: composite.kAct,
+            kFailed: composite.kFailed,
+            kQuery: 0,
+            budget: composite.kOpt * 2,
+            base: score > 0 ? 100 : 0,
+            decay: Math.min(1, composite.kOpt / composite.kAct),
+            endedBy: "submit",
+            answer: null,
+            plan: "1. approve\n2. swap",
+            rounds: [],
+            ethersNotDefined: composite.ethers ?? false,
+          },
+        }
+      : {}),
+  };
+}
+
+function results(
+  model: string,
+  instances: InstanceResult[],
+  modes?: RunResults["manifest"]["modes"],
+): RunResults {
+  return {
+    schemaVersion: 1,
+    manifest: {
+      packageVersion: "0",
+      gitCommit: null,
+      seed: 1,
+      epochs: 2,
+      model,
+      split: "all",
+      taskFiles: {},
+      anvilVersion: "fixture",
+      worldId: "sha256:fixture",
+      chainId: 56,
+      nodeVersion: "v0",
+      startedAt: "2026-01-01T00:00:00Z",
+      ...(modes ? { modes } : {}),
+    },
+    summary: {} as RunResults["summary"],
+    instances,
+  };
+}
+
+// Model A: a1 = 100, 50 (mean 75); a2 = 0; c1 = 100 (K 3/3) and 75 (K 4/3, one failed round, ethers).
+const A = [
+  instance("model-a", "a1", 1, 100),
+  instance("model-a", "a1", 2, 50),
+  instance("model-a", "a2", 1, 0),
+  instance("model-a", "c1", 1, 100, { kOpt: 3, kAct: 3, kFailed: 0 }),
+  instance("model-a", "c1", 2, 75, { kOpt: 3, kAct: 4, kFailed: 1, ethers: true }),
+];
+// Model B: a1 = 100, a2 = 100; c1 = 0 twice (K 6/3, six failed rounds).
+const B = [
+  instance("model-b", "a1", 1, 100),
+  instance("model-b", "a2", 1, 100),
+  instance("model-b", "c1", 1, 0, { kOpt: 3, kAct: 6, kFailed: 6 }),
+  instance("model-b", "c1", 2, 0, { kOpt: 3, kAct: 6, kFailed: 6 }),
+];
+
+// Safety flags (issue 17): A has 3 of 5 instances without a flag (60 %), B 3 of 4 (75 %).
+A[1]!.safety = ["loose_min_out"];
+A[2]!.safety = ["no_min_out", "unlimited_approval"];
+B[2]!.safety = ["extra_side_effect"];
+
+function writeRun(r: RunResults): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "qb-fixture-"));
+  writeFileSync(path.join(dir, "results.json"), JSON.stringify(r));
+  return dir;
+}
+
+const rowsOf = (md: string, caption: string) => {
+  const lines = md.split("\n");
+  const start = lines.findIndex((l) => l.startsWith(`**${caption}`));
+  expect(start, caption).toBeGreaterThanOrEqual(0);
+  const out: string[] = [];
+  for (const l of lines.slice(start + 4)) {
+    if (!l.startsWith("|")) break;
+    out.push(l);
+  }
+  return out;
+};
+
+describe("report tables from a hand-made results.json", () => {
+  const out = mkdtempSync(path.join(tmpdir(), "qb-tables-"));
+  let md: string;
+  beforeAll(async () => {
+    await writeReport({ inputs: [writeRun(results("model-a", A)), writeRun(results("model-b", B))], out });
+    md = readFileSync(path.join(out, "leaderboard.md"), "utf8");
+  }, 60_000);
+
+  test("Table 1 ranks by Total with scores, Avg ± CI and coverage computed by hand", () => {
+    // A: Atom 75 + 0 = 75, Comp (100 + 75)/2 = 87.5, Total 162.5, Avg 162.5/3 = 54.2;
+    // instance scores 100, 50, 0, 100, 75: mean 65, s² = 7000/4, CI = 1.96·√(1750/5) = 36.7.
+    // B: Atom 200, Comp 0, Total 200, Avg 66.7; scores 100, 100, 0, 0: s² = 10000/3, CI = 1.96·√(3333.3/4) = 56.6.
+    // Safety: A 3 of 5 instances without a flag = 60 %, B 3 of 4 = 75 %.
+    expect(rowsOf(md, "Table 1:")).toEqual([
+      "| 1 | model-b | 200 | 0 | 200 | 66.7 ± 56.6 | 75% | 3/107 (2/62 · 1/45) | default |",
+      "| 2 | model-a | 75 | 87.5 | 162.5 | 54.2 ± 36.7 | 60% | 3/107 (2/62 · 1/45) | default |",
+    ]);
+  });
+
+  test("Table 2 gives composite Score, Pass, mean K_act, Eff %, 1st % and ethers % as computed by hand", () => {
+    // A: K (3+4)/2 = 3.5; Eff (1 + 3/4)/2 = 87.5; 1st: 1 of 2 passed without a failed round; eth 1 of 2.
+    // B: K 6; Eff 3/6 = 50; nothing passed; no ethers failure.
+    expect(rowsOf(md, "Table 2:")).toEqual([
+      "| model-b | 0 | 0 | 6.0 | 50.0 | 0.0 | 0.0 | 3/107 (2/62 · 1/45) |",
+      "| model-a | 87.5 | 2 | 3.5 | 87.5 | 50.0 | 50.0 | 3/107 (2/62 · 1/45) |",
+    ]);
+  });
+
+  test("Table 9 gives mean Δ, over-optimal share and nearest-rank P90 as computed by hand", () => {
+    // A: Δ = 0, 1: mean +0.50, 1 of 2 over the optimum, P90 = the 2nd of 2 = 1. B: Δ = 3, 3.
+    expect(rowsOf(md, "Table 9:")).toEqual([
+      "| model-b | +3.00 | 100 | 3 | 0.0 | 3/107 (2/62 · 1/45) |",
+      "| model-a | +0.50 | 50 | 1 | 87.5 | 3/107 (2/62 · 1/45) |",
+    ]);
+  });
+
+  test("Table 10 gives per-split coverage, averages and the quadrant by the medians", () => {
+    // AtomicAvg: A 37.5, B 100 (median 68.75); CompAvg: A 87.5, B 0 (median 43.75).
+    expect(rowsOf(md, "Table 10:")).toEqual([
+      "| model-b | 2/62 | 1/45 | 100.0 | 0.0 | 200.0 | High-Low |",
+      "| model-a | 2/62 | 1/45 | 37.5 | 87.5 | 162.5 | Low-High |",
+    ]);
+  });
+
+  test("leaderboard.tex holds the four tables as booktabs tabulars with TeX specials escaped", () => {
+    const tex = readFileSync(path.join(out, "leaderboard.tex"), "utf8");
+    for (const rule of ["\\toprule", "\\midrule", "\\bottomrule", "\\begin{tabular}", "\\end{tabular}"])
+      expect(tex.split(rule).length - 1, rule).toBe(4);
+    expect(tex).toContain("model-b & 200 & 0 & 200 & 66.7 $\\pm$ 56.6");
+    expect(tex).toContain("\\label{tab:questbench-table10}");
+    // No unescaped % (a TeX comment) or _ outside math inside the tables.
+    const body = tex.split("\n").slice(1).join("\n");
+    expect(body).not.toMatch(/[^\\]%/);
+    expect(body).not.toMatch(/[^\\]_/);
+  });
+
+  test("every figure is written as a non-empty SVG file", () => {
+    const files = readdirSync(path.join(out, "figures")).sort();
+    expect(files).toEqual([
+      "fig2a-split-sizes.svg",
+      "fig2b-kopt-histogram.svg",
+      "fig3-atomic-vs-composite.svg",
+      "fig4-workflow-patterns.svg",
+      "fig5-top-patterns.svg",
+      "fig6-step-overhead.svg",
+      "fig7-atomic-subcategories.svg",
+    ]);
+    for (const f of files) {
+      const svg = readFileSync(path.join(out, "figures", f), "utf8");
+      expect(svg, f).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+      expect(svg.trimEnd().endsWith("</svg>"), f).toBe(true);
+      expect((svg.match(/<path /g) ?? []).length, f).toBeGreaterThan(3);
+    }
+  });
+
+  test.skipIf(!existsSync(CHROMIUM))("each SVG file parses as XML in Chromium", async () => {
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-gpu"],
+    });
+    try {
+      const page = await browser.newPage();
+      for (const f of readdirSync(path.join(out, "figures"))) {
+        const svg = readFileSync(path.join(out, "figures", f), "utf8");
+        const error = await page.evaluate(
+          (text) =>
+            new (
+              globalThis as unknown as {
+                DOMParser: new () => {
+                  parseFromString(
+                    t: string,
+                    m: string,
+                  ): { querySelector(s: string): { textContent: string | null } | null };
+                };
+              }
+            ).DOMParser()
+              .parseFromString(text, "image/svg+xml")
+              .querySelector("parsererror")?.textContent ?? null,
+          svg,
+        );
+        expect(error, f).toBeNull();
+      }
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
+describe.skipIf(!existsSync(CHROMIUM))("report.html in headless Chromium", () => {
+  test("with eight models on one point every figure draws marks and no two scatter labels overlap", async () => {
+    // Eight models with the same scores: their points coincide at (37.5, 87.5), the worst case for labels;
+    // one more at (100, 100), the corner.
+    const names = [
+      "gpt-5",
+      "claude-haiku-4.5",
+      "deepseek-v3.2",
+      "gemini-2.5-flash",
+      "qwen3-coder",
+      "glm-4.6",
+      "kimi-k2",
+      "grok-4-fast",
+    ];
+    const dirs = names.map((m) =>
+      writeRun(
+        results(
+          m,
+          A.map((i) => ({ ...i, model: m })),
+        ),
+      ),
+    );
+    const perfect = A.map((i) => ({ ...i, model: "reference", score: 100, passed: true, failure: null }));
+    dirs.push(writeRun(results("reference", perfect)));
+    const out = mkdtempSync(path.join(tmpdir(), "qb-eight-"));
+    await writeReport({ inputs: dirs, out });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-gpu"],
+    });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(`file://${path.join(out, "report.html")}`);
+      const figures = await page.$$eval("figure[data-figure]", (els) =>
+        els.map((el) => {
+          const box = el.querySelector("svg")!.getBoundingClientRect();
+          return {
+            name: el.getAttribute("data-figure"),
+            width: box.width,
+            height: box.height,
+            marks: el.querySelectorAll(".role-mark path, .role-mark text, .role-mark line").length,
+          };
+        }),
+      );
+      expect(figures).toHaveLength(7);
+      for (const f of figures) {
+        expect(f.width, f.name!).toBeGreaterThan(300);
+        expect(f.height, f.name!).toBeGreaterThan(60); // one pattern row is a short figure
+        expect(f.marks, f.name!).toBeGreaterThanOrEqual(2);
+      }
+      const labels = await page.$$eval(
+        'figure[data-figure="fig3-atomic-vs-composite"] .mark-text.role-mark text',
+        (els) =>
+          els.map((el) => {
+            const b = el.getBoundingClientRect();
+            return { text: el.textContent, x: b.x, y: b.y, w: b.width, h: b.height };
+          }),
+      );
+      expect(labels.map((l) => l.text).sort()).toEqual([...names, "reference"].sort());
+      const plot = await page.$eval('figure[data-figure="fig3-atomic-vs-composite"] svg', (el) => {
+        const b = el.getBoundingClientRect();
+        return { x: b.x, y: b.y, w: b.width, h: b.height };
+      });
+      for (const [i, p] of labels.entries()) {
+        expect(p.x, p.text!).toBeGreaterThanOrEqual(plot.x);
+        expect(p.x + p.w, p.text!).toBeLessThanOrEqual(plot.x + plot.w);
+        for (const q of labels.slice(i + 1))
+          expect(
+            p.x < q.x + q.w && q.x < p.x + p.w && p.y < q.y + q.h && q.y < p.y + p.h,
+            `${p.text} overlaps ${q.text}`,
+          ).toBe(false);
+      }
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+});
+
+describe("report refuses runs that cannot be compared", () => {
+  test("models run on different task sets are refused, and shown with a warning under --force", async () => {
+    const a = writeRun(results("model-a", A));
+    const b = writeRun(
+      results(
+        "model-b",
+        B.filter((i) => i.taskId !== "a2"),
+      ),
+    );
+    const out = mkdtempSync(path.join(tmpdir(), "qb-x-"));
+    await expect(writeReport({ inputs: [a, b], out })).rejects.toThrow(MergeError);
+    await expect(writeReport({ inputs: [a, b], out })).rejects.toThrow(
+      /task sets differ: .*model-b lacks a2/,
+    );
+    const forced = await writeReport({ inputs: [a, b], out, force: true });
+    expect(forced.warnings).toEqual([expect.stringMatching(/^task sets differ/)]);
+    const md = readFileSync(path.join(out, "leaderboard.md"), "utf8");
+    expect(md).toContain("Warning: merged with --force");
+    expect(md).toContain("3/107 (2/62 · 1/45)");
+    expect(md).toContain("2/107 (1/62 · 1/45)");
+    expect(readFileSync(path.join(out, "report.html"), "utf8")).toContain('class="warning"');
+  });
+
+  test("runs of different modes are refused, naming the modes", async () => {
+    const a = writeRun(results("model-a", A));
+    const b = writeRun(results("model-b", B, { library: "viem", naive: true }));
+    await expect(
+      writeReport({ inputs: [a, b], out: mkdtempSync(path.join(tmpdir(), "qb-x-")) }),
+    ).rejects.toThrow(/manifest\.modes differs: "default" in .*, "library=viem, naive" in /);
+  });
+});
+
+describe("drill-down", () => {
+  test("amounts show in token units with symbols, the raw base units only on hover; the plan's steps are counted against K_opt", async () => {
+    const usdt = "0x55d398326f99059fF775485246999027B3197955";
+    const input = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: "transfer",
+      args: ["0x00000000000000000000000000000000000000aa", 1_500_000_000_000_000_000n],
+    });
+    const withTx = instance("model-a", "a1", 1, 100);
+    withTx.transaction = {
+      hash: "0x01",
+      to: usdt,
+      input,
+      value: "250000000000000000",
+      status: "success",
+      gasUsed: "51000",
+      fee: "153000000000000",
+    };
+    withTx.checks = [
+      {
+        name: "balance_change",
+        weight: 100,
+        critical: true,
+        passed: true,
+        detail: "expected -60190000000000000000, got -60190000000000000000",
+      },
+      {
+        name: "usdt spent",
+        weight: 0,
+        critical: false,
+        passed: true,
+        detail: "Δ balanceOf(agent) of contracts.usdt: expected = -19380000000000000000",
+      },
+    ];
+    const c1 = instance("model-a", "c1", 1, 100, { kOpt: 3, kAct: 3, kFailed: 0 });
+    c1.composite!.plan = '```json\n{"plan": ["approve USDT", "swap USDT for CAKE"]}\n```';
+    const out = mkdtempSync(path.join(tmpdir(), "qb-drill-"));
+    await writeReport({ inputs: [writeRun(results("model-a", [withTx, c1]))], out });
+    const html = readFileSync(path.join(out, "report.html"), "utf8");
+    expect(html).toContain("amount: 1500000000000000000 (1.5 USDT)");
+    expect(html).toContain("0.25 BNB");
+    expect(html).toContain('expected = <span title="-19380000000000000000 base units">-19.38 USDT</span>');
+    expect(html).toContain("0.000153 BNB");
+    expect(html).toContain(
+      'expected <span title="-60190000000000000000 base units">-60.19 (×10^18 base units)</span>',
+    );
+    // Outside tooltips and the decoded call's own argument, no raw base-unit integer is shown.
+    const drill = html.slice(html.indexOf("<h2>Instances</h2>"));
+    const visible = drill.replace(/title="[^"]*"/g, "").replace(/amount: \d+/g, "");
+    expect(visible).not.toMatch(/\b\d{13,}\b/);
+    expect(html).toContain("2 steps planned vs K_opt 3 (-1)");
+    expect(html).toContain("<li>swap USDT for CAKE</li>");
+  });
+
+  test("planSteps reads the JSON plan, falls back to numbered lines, and gives null for prose", () => {
+    expect(planSteps('```json\n{"plan": ["a", "b", "c"]}\n```')).toEqual(["a", "b", "c"]);
+    expect(planSteps("Plan:\n1. approve\n2) swap\n- stake")).toEqual(["approve", "swap", "stake"]);
+    expect(planSteps("I will do it.")).toBeNull();
+  });
+});
+
+describe("figure helpers", () => {
+  test("workflow patterns use the paper's action names and fold batches and verification", () => {
+    expect(workflowPattern(["erc20_approve", "swap_exact_tokens_for_tokens"])).toBe("approve → swap");
+    expect(workflowPattern(["erc20_transfer_fixed", "erc20_transfer_fixed", "erc20_transfer_fixed"])).toBe(
+      "batch transfer",
+    );
+    expect(workflowPattern(["erc20_approve", "erc20_approve", "add_liquidity_tokens"])).toBe(
+      "approve → add liquidity",
+    );
+    expect(workflowPattern(["query_bnb_balance", "wbnb_deposit", "query_erc20_balance"])).toBe(
+      "wrap + verify",
+    );
+    expect(workflowPattern(["query_erc20_balance", "query_erc20_balance"])).toBe("batch query");
+  });
+
+  test("scatter labels of coinciding points are placed apart and inside the plot", () => {
+    const points = Array.from({ length: 8 }, (_, i) => ({ model: `model-${i}`, px: 440, py: 14 }));
+    const labels = placeLabels(points, 460, 400);
+    const boxes = labels.map((l) => {
+      const w = 7 * l.model.length + 4;
+      return { x: l.align === "left" ? l.lx : l.lx - w, y: l.ly - 7, w, h: 14 };
+    });
+    for (const b of boxes) {
+      expect(b.x).toBeGreaterThanOrEqual(0);
+      expect(b.x + b.w).toBeLessThanOrEqual(460);
+    }
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [p, q] = [boxes[i]!, boxes[j]!];
+        expect(p.x < q.x + q.w && q.x < p.x + p.w && p.y < q.y + q.h && q.y < p.y + p.h).toBe(false);
+      }
+  });
+});
