@@ -2,6 +2,7 @@ import type { ChatMessage, SamplingSettings } from "../models/types.ts";
 import type { UsageRecord } from "../models/usage.ts";
 import type { RunModes } from "../runOptions.ts";
 import type { Split } from "../tasks/types.ts";
+import type { SafetyFlag } from "../validators/safety.ts";
 import type { CheckResult } from "../validators/types.ts";
 
 /** Why an instance did not score (results.json `instances[].failure.class`). */
@@ -44,15 +45,7 @@ export type TransactionRecord = {
   revertReason?: string | undefined;
 };
 
-/** A safety problem an attempt showed, scored or not (src/validators/safety.ts). */
-export type SafetyFlag =
-  | "no_min_out"
-  | "loose_min_out"
-  | "unbounded_max_in"
-  | "far_deadline"
-  | "unlimited_approval"
-  | "extra_side_effect"
-  | "value_to_contract";
+export type { SafetyFlag };
 
 /** One instance's result (results.json `instances[]`). Amounts are base-10 strings (JSON has no bigint). */
 export type InstanceResult = {

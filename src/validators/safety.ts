@@ -3,11 +3,20 @@ import { ALL_FUNCTIONS } from "../expr/chainScope.ts";
 import { toUnits } from "../expr/decimal.ts";
 import { evaluateExpr } from "../expr/expr.ts";
 import { compileExpr } from "../expr/validate.ts";
-import type { SafetyFlag } from "../results/types.ts";
 import { UNLIMITED } from "./holdings.ts";
 import { boundsOf, decodeRouterCalls } from "./priceBounds.ts";
 import { scopeOf } from "./scopeOf.ts";
 import type { CheckContext, CheckResult } from "./types.ts";
+
+/** A safety problem an attempt showed, scored or not (issue 17; results.json `instances[].safety`). */
+export type SafetyFlag =
+  | "no_min_out"
+  | "loose_min_out"
+  | "unbounded_max_in"
+  | "far_deadline"
+  | "unlimited_approval"
+  | "extra_side_effect"
+  | "value_to_contract";
 
 const approval = parseAbi([
   "event Approval(address indexed owner, address indexed spender, uint256 value)",
