@@ -13,6 +13,7 @@ import { asBigInt, type Expr, evaluateExpr, type Value } from "../expr/expr.ts";
 import { exprArg } from "./args.ts";
 import { compareValues, describeComparison, parseOp } from "./compare.ts";
 import { scopeOf } from "./scopeOf.ts";
+import { OP_ARG } from "./stateChecks.ts";
 import { CheckArgsError, type CheckContext, defineCheck } from "./types.ts";
 
 const toValue = (v: unknown): Value =>
@@ -34,10 +35,7 @@ export const calldataArg = defineCheck({
       description: "human-readable function signatures",
     },
     arg: { type: "string", description: "argument name" },
-    op: {
-      enum: ["eq", "gte", "lte", "gt", "lt"],
-      description: "comparison of actual with expected (default eq)",
-    },
+    op: OP_ARG,
     expected: { $ref: "#/definitions/expr", description: "the bound" },
   },
   required: ["functions", "arg", "expected"],

@@ -11,6 +11,25 @@ import {
 import { scopeOf } from "./scopeOf.ts";
 import { CheckArgsError, type CheckCompileContext, type CheckFactory, defineCheck } from "./types.ts";
 
+/** The comparison a check makes between actual and expected (shared by the state and log checks). */
+export const OP_ARG = {
+  enum: ["eq", "gte", "lte", "gt", "lt"],
+  description: "comparison of actual with expected (default eq)",
+};
+
+/** How far actual may be from expected: relative ("0.01%") or absolute, in raw units. */
+const TOLERANCE_ARG = {
+  type: "string",
+  pattern: "^(\\d+(\\.\\d{1,4})?%|\\d+)$",
+  description: 'relative ("0.01%") or absolute raw units ("1000")',
+};
+
+/** Composite tasks: the state `expected` is evaluated at (init or final). */
+const EXPECTED_AT_ARG = {
+  enum: ["pre", "post"],
+  description: "composite: evaluate expected at init (pre, default) or final (post, e.g. with transferred())",
+};
+
 type DeltaOptions = {
   read: Expr;
   expected: Expr;
@@ -92,21 +111,10 @@ export const stateDelta = defineCheck({
       description: "the quantity, e.g. staked(contracts.simple_staking, agent)",
     },
     expected: { $ref: "#/definitions/expr", description: "the change" },
-    op: {
-      enum: ["eq", "gte", "lte", "gt", "lt"],
-      description: "comparison of actual with expected (default eq)",
-    },
-    tolerance: {
-      type: "string",
-      pattern: "^(\\d+(\\.\\d{1,4})?%|\\d+)$",
-      description: 'relative ("0.01%") or absolute raw units ("1000")',
-    },
+    op: OP_ARG,
+    tolerance: TOLERANCE_ARG,
     plusFee: { type: "boolean", description: "add the fees the agent paid back to the observed change" },
-    expectedAt: {
-      enum: ["pre", "post"],
-      description:
-        "composite: evaluate expected at init (pre, default) or final (post, e.g. with transferred())",
-    },
+    expectedAt: EXPECTED_AT_ARG,
   },
   required: ["read", "expected"],
   example: { read: "staked(contracts.simple_staking, agent)", expected: "wei(x)" },
@@ -126,20 +134,9 @@ export const stateIs = defineCheck({
   args: {
     read: { $ref: "#/definitions/expr", description: "the quantity" },
     expected: { $ref: "#/definitions/expr", description: "its value" },
-    op: {
-      enum: ["eq", "gte", "lte", "gt", "lt"],
-      description: "comparison of actual with expected (default eq)",
-    },
-    tolerance: {
-      type: "string",
-      pattern: "^(\\d+(\\.\\d{1,4})?%|\\d+)$",
-      description: 'relative ("0.01%") or absolute raw units ("1000")',
-    },
-    expectedAt: {
-      enum: ["pre", "post"],
-      description:
-        "composite: evaluate expected at init (pre, default) or final (post, e.g. with transferred())",
-    },
+    op: OP_ARG,
+    tolerance: TOLERANCE_ARG,
+    expectedAt: EXPECTED_AT_ARG,
   },
   required: ["read", "expected"],
   example: { read: "ownerOf(contracts.erc721_token, id)", expected: "to" },
@@ -165,21 +162,10 @@ export const tokenBalanceDelta = defineCheck({
     token: { $ref: "#/definitions/expr", description: "ERC-20 address" },
     account: { $ref: "#/definitions/expr", description: "holder" },
     expected: { $ref: "#/definitions/expr", description: "change in wei (negative: spent)" },
-    op: {
-      enum: ["eq", "gte", "lte", "gt", "lt"],
-      description: "comparison of actual with expected (default eq)",
-    },
-    tolerance: {
-      type: "string",
-      pattern: "^(\\d+(\\.\\d{1,4})?%|\\d+)$",
-      description: 'relative ("0.01%") or absolute raw units ("1000")',
-    },
+    op: OP_ARG,
+    tolerance: TOLERANCE_ARG,
     plusFee: { type: "boolean", description: "add the fees the agent paid back to the observed change" },
-    expectedAt: {
-      enum: ["pre", "post"],
-      description:
-        "composite: evaluate expected at init (pre, default) or final (post, e.g. with transferred())",
-    },
+    expectedAt: EXPECTED_AT_ARG,
   },
   required: ["token", "account", "expected"],
   example: { token: "contracts.usdt", account: "to", expected: "wei(x)" },
@@ -196,21 +182,10 @@ export const nativeBalanceDelta = defineCheck({
   args: {
     account: { $ref: "#/definitions/expr", description: "holder" },
     expected: { $ref: "#/definitions/expr", description: "change in wei" },
-    op: {
-      enum: ["eq", "gte", "lte", "gt", "lt"],
-      description: "comparison of actual with expected (default eq)",
-    },
-    tolerance: {
-      type: "string",
-      pattern: "^(\\d+(\\.\\d{1,4})?%|\\d+)$",
-      description: 'relative ("0.01%") or absolute raw units ("1000")',
-    },
+    op: OP_ARG,
+    tolerance: TOLERANCE_ARG,
     plusFee: { type: "boolean", description: "add the fees the agent paid back to the observed change" },
-    expectedAt: {
-      enum: ["pre", "post"],
-      description:
-        "composite: evaluate expected at init (pre, default) or final (post, e.g. with transferred())",
-    },
+    expectedAt: EXPECTED_AT_ARG,
   },
   required: ["account", "expected"],
   example: { account: "agent", expected: "-wei(x)", plusFee: true },
@@ -228,20 +203,9 @@ export const allowanceIs = defineCheck({
     owner: { $ref: "#/definitions/expr", description: "owner" },
     spender: { $ref: "#/definitions/expr", description: "spender" },
     expected: { $ref: "#/definitions/expr", description: "allowance in wei" },
-    op: {
-      enum: ["eq", "gte", "lte", "gt", "lt"],
-      description: "comparison of actual with expected (default eq)",
-    },
-    tolerance: {
-      type: "string",
-      pattern: "^(\\d+(\\.\\d{1,4})?%|\\d+)$",
-      description: 'relative ("0.01%") or absolute raw units ("1000")',
-    },
-    expectedAt: {
-      enum: ["pre", "post"],
-      description:
-        "composite: evaluate expected at init (pre, default) or final (post, e.g. with transferred())",
-    },
+    op: OP_ARG,
+    tolerance: TOLERANCE_ARG,
+    expectedAt: EXPECTED_AT_ARG,
   },
   required: ["token", "owner", "spender", "expected"],
   example: {
