@@ -131,7 +131,8 @@ describe("questbench report", () => {
       ]);
       for (const f of figures) {
         expect(f.width, f.name!).toBeGreaterThan(100);
-        expect(f.height, f.name!).toBeGreaterThan(100);
+        // A bar chart is one 18 px step per bar: a run with one workflow pattern draws a short one.
+        expect(f.height, f.name!).toBeGreaterThan(60);
         expect(f.marks, f.name!).toBeGreaterThan(10);
       }
       expect(await page.locator("details.instance").count()).toBe(8);
