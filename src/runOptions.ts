@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { didYouMean } from "./didYouMean.ts";
 import type { ModelOptions } from "./models/settings.ts";
+import type { SplitSelection } from "./tasks/types.ts";
 
 /** Run modes (PAPER-IMPL.md (c)): each absent field is the default protocol. */
 export type RunModes = {
@@ -20,7 +21,7 @@ export type RunModes = {
 export type RunOptions = {
   /** `reference`, `scripted:DIR`, or a provider alias. */
   model: string;
-  split: "atomic" | "composite" | "all";
+  split: SplitSelection;
   /** Task ids to run (empty: all of the split). */
   tasks: string[];
   seed: number;
@@ -159,11 +160,12 @@ export function applyFlags(base: RunOptions, values: FlagValues): RunOptions {
   const o = { ...base };
   if (values.model !== undefined) o.model = values.model;
   if (values.split !== undefined) {
-    if (values.split !== "atomic" && values.split !== "composite" && values.split !== "all")
+    const splits = ["atomic", "composite", "paper", "hard", "all"] as const;
+    if (!(splits as readonly string[]).includes(values.split))
       throw new UsageError(
-        `--split must be atomic, composite or all, got '${values.split}'${didYouMean(values.split, ["atomic", "composite", "all"])}`,
+        `--split must be ${splits.join(", ")}, got '${values.split}'${didYouMean(values.split, [...splits])}`,
       );
-    o.split = values.split;
+    o.split = values.split as (typeof splits)[number];
   }
   if (values.tasks !== undefined)
     o.tasks = values.tasks

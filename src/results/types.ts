@@ -109,7 +109,7 @@ export type RunManifest = {
   seed: number;
   epochs: number;
   model: string;
-  split: "atomic" | "composite" | "all";
+  split: "atomic" | "composite" | "paper" | "hard" | "all";
   taskFiles: Record<string, string>;
   anvilVersion: string;
   worldId: string;

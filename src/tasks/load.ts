@@ -96,8 +96,11 @@ export function loadTaskFile(file: string): LoadedTask {
   const expectedName = path.basename(folder);
   if (spec.id !== expectedName) fail("id", `'${spec.id}' does not match the folder name '${expectedName}'`);
   const expectedParent = path.basename(path.dirname(folder));
-  if (spec.split !== expectedParent)
-    fail("split", `'${spec.split}' but the task lives in tasks/${expectedParent}/`);
+  if ((spec.set ?? "paper") === "hard" ? expectedParent !== "hard" : spec.split !== expectedParent)
+    fail(
+      spec.set === "hard" ? "set" : "split",
+      `'${spec.set === "hard" ? "hard" : spec.split}' but the task lives in tasks/${expectedParent}/`,
+    );
   const gold = readGold(folder, spec.split);
   if (gold.reference) spec.reference = gold.reference;
   const params = new Set(Object.keys(spec.parameters));
@@ -274,11 +277,13 @@ export function loadTasks(dir = TASKS_DIR): TaskSet {
       });
     }
   }
-  const atomicIds = new Set(
-    files
+  // A workflow names atomic tasks: the paper's, or (for a hard composite) hard atomic ones.
+  const atomicIds = new Set([
+    ...files
       .filter((f) => path.basename(path.dirname(path.dirname(f))) === "atomic")
       .map((f) => path.basename(path.dirname(f))),
-  );
+    ...tasks.filter((t) => t.spec.set === "hard" && t.spec.split === "atomic").map((t) => t.spec.id),
+  ]);
   for (const t of tasks)
     for (const [i, id] of (t.spec.workflow ?? []).entries())
       if (atomicIds.size > 0 && !atomicIds.has(id))

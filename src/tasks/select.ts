@@ -2,6 +2,18 @@ import seedrandom from "seedrandom";
 import { didYouMean } from "../didYouMean.ts";
 import { UsageError } from "../runOptions.ts";
 import type { BrokenTask, LoadedTask } from "./load.ts";
+import type { SplitSelection, TaskSpec } from "./types.ts";
+
+/**
+ * Whether `--split <selection>` covers a task: `atomic`/`composite` are the paper's splits, `paper`
+ * both of them (the 107 tasks), `hard` the hard split (atomic and composite), `all` everything.
+ */
+export function splitCovers(selection: SplitSelection, spec: Pick<TaskSpec, "split" | "set">): boolean {
+  const set = spec.set ?? "paper";
+  if (selection === "all") return true;
+  if (selection === "paper" || selection === "hard") return set === selection;
+  return set === "paper" && spec.split === selection;
+}
 
 /**
  * The tasks a run covers: `--split` (atomic, composite or all) and `--tasks id,id`.
@@ -12,7 +24,7 @@ import type { BrokenTask, LoadedTask } from "./load.ts";
 export function selectTasks(
   tasks: LoadedTask[] & { broken?: BrokenTask[] },
   options: {
-    split: "atomic" | "composite" | "all";
+    split: SplitSelection;
     tasks: string[];
     seed?: number;
     modes?: { sample?: number | undefined; nlLevel?: string | undefined } | undefined;
@@ -21,7 +33,9 @@ export function selectTasks(
   for (const b of tasks.broken ?? [])
     if (
       options.tasks.length === 0
-        ? options.split === "all" || b.split === options.split
+        ? options.split === "all" ||
+          b.split === options.split ||
+          (options.split === "paper" && b.split !== "hard")
         : options.tasks.includes(b.id)
     )
       throw b.error;
@@ -31,8 +45,7 @@ export function selectTasks(
     throw new UsageError(`unknown task id(s): ${unknown.join(", ")}${didYouMean(unknown[0]!, [...known])}`);
   const selected = tasks.filter(
     (t) =>
-      (options.split === "all" || t.spec.split === options.split) &&
-      (options.tasks.length === 0 || options.tasks.includes(t.spec.id)),
+      splitCovers(options.split, t.spec) && (options.tasks.length === 0 || options.tasks.includes(t.spec.id)),
   );
   const level = options.modes?.nlLevel;
   if (level !== undefined && level !== "precise") {

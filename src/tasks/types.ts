@@ -4,6 +4,10 @@
  */
 
 export type Split = "atomic" | "composite";
+/** The task set: the paper's 107 tasks, or the hard split (issue 20), reported apart. */
+export type TaskSet = "paper" | "hard";
+/** What `--split` selects: a paper split, the paper's 107, the hard split, or everything. */
+export type SplitSelection = Split | "paper" | "hard" | "all";
 export type Difficulty = "easy" | "easy-medium" | "medium" | "hard";
 export type TaskKind = "transaction" | "query";
 
@@ -44,6 +48,8 @@ export type TaskSpec = {
   id: string;
   version: number;
   split: Split;
+  /** Default "paper"; "hard" tasks live in tasks/hard/<id>/. */
+  set?: TaskSet;
   category: string;
   subcategory: string;
   difficulty: Difficulty;
