@@ -159,6 +159,7 @@ export async function runAtomicAttempt(p: AtomicAttemptParameters): Promise<Inst
   const prompt = atomicPrompt(instance, task.spec.answer, world, {
     modes: p.modes,
     hint: taskHint(task.spec),
+    set: task.spec.set,
   });
   const response = await clock.lap("model", () =>
     p.model.generate({ messages: prompt, instance, spec: task.spec, world, step: "atomic" }),

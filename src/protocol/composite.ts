@@ -66,6 +66,7 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
   const messages: ChatMessage[] = compositePrompt(instance, task.spec.answer, world, budget, {
     modes: p.modes,
     hint: taskHint(task.spec),
+    set: task.spec.set,
   });
   let usage: UsageRecord | undefined;
   const ask = async (step: "plan" | "round", round?: number) => {

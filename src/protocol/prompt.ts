@@ -1,6 +1,6 @@
 import type { ChatMessage } from "../models/types.ts";
 import type { RunModes } from "../runOptions.ts";
-import type { AnswerSpec, Instance, TaskSpec } from "../tasks/types.ts";
+import type { AnswerSpec, Instance, TaskSet, TaskSpec } from "../tasks/types.ts";
 import { CATALOGUE, type Catalogue } from "../world/catalogue.ts";
 import type { World } from "../world/world.ts";
 
@@ -74,8 +74,10 @@ export function environmentPrompt(
   world: World,
   catalogue: Catalogue = CATALOGUE,
   modes: RunModes | undefined = undefined,
+  set: TaskSet = "paper",
 ): string {
-  const keys = Object.entries(catalogue).map(([key, entry]) =>
+  const listed = Object.entries(catalogue).filter(([, entry]) => set === "hard" || entry.set !== "hard");
+  const keys = listed.map(([key, entry]) =>
     // --env-detail paper: address only, as the paper's context map; own contracts keep their
     // function lists (no public ABI exists to look them up).
     modes?.envDetail === "paper" && entry.place.kind !== "deployed"
@@ -88,7 +90,9 @@ export function environmentPrompt(
     modes?.library
       ? LIBRARY_LINES[modes.library]
       : '- Libraries you may import: ethers v6 (`import { ethers } from "ethers"`) and viem (`import { createPublicClient, http } from "viem"`). Nothing is global: import what you use.',
-    "- Every token here has 18 decimals. The DEX is Uniswap V2 code deployed at PancakeSwap V2's addresses.",
+    set === "hard"
+      ? "- Tokens do not all have 18 decimals: each token's line says its decimals, and its contract's decimals() is the truth. The V2 DEX is Uniswap V2 code deployed at PancakeSwap V2's addresses."
+      : "- Every token here has 18 decimals. The DEX is Uniswap V2 code deployed at PancakeSwap V2's addresses.",
     `- Agent (the user's account): ${world.agent.address}. Its holdings are not listed: read them if you need them.`,
     "- deployedContracts (passed to executeSkill) holds these keys:",
     ...keys,
@@ -97,7 +101,12 @@ export function environmentPrompt(
 }
 
 /** Prompt options of a run mode: `modes` from the manifest, `hint` the task's hint for `--naive`. */
-export type PromptModes = { modes?: RunModes | undefined; hint?: string | undefined };
+export type PromptModes = {
+  modes?: RunModes | undefined;
+  hint?: string | undefined;
+  /** The task's set: a hard task's environment also lists the hard world's contracts. */
+  set?: TaskSet | undefined;
+};
 
 /**
  * `--naive`: the task's hint, generated from its spec (no task file carries a hand-written hint):
@@ -123,7 +132,7 @@ export function atomicPrompt(
     { role: "system", content: ATOMIC_ROLE },
     {
       role: "user",
-      content: `${environmentPrompt(world, CATALOGUE, mode?.modes)}\n\nTask:\n${withHint(instance.taskText, mode)}\n\n${contract}`,
+      content: `${environmentPrompt(world, CATALOGUE, mode?.modes, mode?.set)}\n\nTask:\n${withHint(instance.taskText, mode)}\n\n${contract}`,
     },
   ];
 }
@@ -166,7 +175,7 @@ export function compositePrompt(
     { role: "system", content: COMPOSITE_ROLE },
     {
       role: "user",
-      content: `${environmentPrompt(world, CATALOGUE, mode?.modes)}\n\nTask:\n${withHint(instance.taskText, mode)}\n\n${fields}\n\nYou have at most ${budget} execution rounds. Reply now with your plan.`,
+      content: `${environmentPrompt(world, CATALOGUE, mode?.modes, mode?.set)}\n\nTask:\n${withHint(instance.taskText, mode)}\n\n${fields}\n\nYou have at most ${budget} execution rounds. Reply now with your plan.`,
     },
   ];
 }

@@ -192,10 +192,15 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
   function priorCost(task: LoadedTask, instance: Instance): number {
     const prompt =
       task.spec.split === "atomic"
-        ? atomicPrompt(instance, task.spec.answer, world, { modes: options.modes, hint: taskHint(task.spec) })
+        ? atomicPrompt(instance, task.spec.answer, world, {
+            modes: options.modes,
+            hint: taskHint(task.spec),
+            set: task.spec.set,
+          })
         : compositePrompt(instance, task.spec.answer, world, 1, {
             modes: options.modes,
             hint: taskHint(task.spec),
+            set: task.spec.set,
           });
     const usage = estimateAttemptUsage({
       promptChars: prompt.reduce((n, m) => n + m.content.length, 0),

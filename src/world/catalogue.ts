@@ -78,6 +78,11 @@ export type CatalogueEntry = {
   token?: TokenMeta;
   /** State variable → storage slot (Solidity layout), listed in world.json `storageSlots`. */
   slots?: Readonly<Record<string, number>>;
+  /**
+   * "hard": part of the hard split's world (issue 20). It is deployed like every entry, but only a
+   * hard task's environment prompt lists it, so the paper's 107 prompts stay as they were.
+   */
+  set?: "hard";
 };
 
 /** A BEP-20 token at its canonical address: our BEP20 code placed there and initialized once. */
