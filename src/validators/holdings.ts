@@ -1,6 +1,15 @@
-import { type Address, decodeEventLog, getAddress, type PublicClient, parseAbi, toEventSelector } from "viem";
+import {
+  type Address,
+  decodeEventLog,
+  getAddress,
+  type PublicClient,
+  parseAbi,
+  parseAbiItem,
+  toEventSelector,
+} from "viem";
 import { formatUnits } from "../expr/decimal.ts";
 import { evaluateExpr } from "../expr/expr.ts";
+import { CATALOGUE } from "../world/catalogue.ts";
 import type { World } from "../world/world.ts";
 import { exprArg } from "./args.ts";
 import { scopeOf } from "./scopeOf.ts";
@@ -15,10 +24,34 @@ const erc1155 = parseAbi(["function balanceOf(address, uint256) view returns (ui
 const rewardPool = parseAbi(["function userInfo(address) view returns (uint256, uint256, uint256)"]);
 
 /**
- * The agent's holdings of TASKS.md §2.1, by key. Fungible amounts are wei; `qnft` is a bitmask of the
- * test-collection ids 1–10 the agent owns, `pancake_squad` is 1 if it owns PancakeSquad #1.
+ * The hard world's holdings (issue 20), from the catalogue: every hard ERC-20 (key = its catalogue
+ * key, read with balanceOf) and every `holdings` reader a hard entry declares.
  */
-export const HOLDING_KEYS = [
+const HARD_HOLDINGS = Object.entries(CATALOGUE).flatMap(([key, e]) =>
+  e.set !== "hard"
+    ? []
+    : [
+        ...(e.token
+          ? [
+              {
+                key,
+                contract: key,
+                signature: "function balanceOf(address) view returns (uint256)",
+                unit: e.token.symbol,
+                decimals: e.token.decimals,
+              },
+            ]
+          : []),
+        ...(e.holdings ?? []).map((h) => ({ ...h, contract: key })),
+      ],
+);
+
+/**
+ * The agent's holdings of TASKS.md §2.1, by key, then the hard world's. Fungible amounts are wei
+ * (the token's smallest unit); `qnft` is a bitmask of the test-collection ids 1–10 the agent owns,
+ * `pancake_squad` is 1 if it owns PancakeSquad #1.
+ */
+export const PAPER_HOLDING_KEYS = [
   "bnb",
   "wbnb",
   "usdt",
@@ -36,8 +69,9 @@ export const HOLDING_KEYS = [
   "erc1155_2",
   "erc1155_3",
 ] as const;
-export type HoldingKey = (typeof HOLDING_KEYS)[number];
-export type Holdings = Record<HoldingKey, bigint>;
+export const HOLDING_KEYS: readonly string[] = [...PAPER_HOLDING_KEYS, ...HARD_HOLDINGS.map((h) => h.key)];
+export type HoldingKey = (typeof PAPER_HOLDING_KEYS)[number];
+export type Holdings = Record<HoldingKey, bigint> & Record<string, bigint>;
 
 const TOKEN_OF: Partial<Record<HoldingKey, keyof World["contracts"]>> = {
   wbnb: "wbnb",
@@ -67,8 +101,15 @@ export async function readHoldings(
       return false; // burned or never minted
     }
   };
-  const entries = await Promise.all(
-    HOLDING_KEYS.map(async (key): Promise<[HoldingKey, bigint]> => {
+  const hard = HARD_HOLDINGS.map(async (h): Promise<[string, bigint]> => {
+    const address = (world.contracts as Record<string, Address | undefined>)[h.contract];
+    if (!address) return [h.key, 0n]; // a world built before the hard split (a fork): nothing held
+    const item = parseAbiItem(h.signature) as { name: string };
+    return [h.key, await read<bigint>(address, item.name, [account], [item])];
+  });
+  const entries = await Promise.all([
+    ...hard,
+    ...PAPER_HOLDING_KEYS.map(async (key): Promise<[HoldingKey, bigint]> => {
       const token = TOKEN_OF[key];
       if (key === "bnb") return [key, await client.getBalance({ address: account, ...at })];
       if (token) return [key, await read<bigint>(c[token], "balanceOf", [account])];
@@ -89,7 +130,7 @@ export async function readHoldings(
         await read<bigint>(c.erc1155_token, "balanceOf", [account, BigInt(key.slice(-1))], erc1155),
       ];
     }),
-  );
+  ]);
   return Object.fromEntries(entries) as Holdings;
 }
 
@@ -115,7 +156,14 @@ const UNITS: Record<HoldingKey, string> = {
 /** The holdings that changed between two readings, as a person reads them ("USDT −12.5"). */
 export function describeHoldingChanges(before: Holdings, after: Holdings): string[] {
   const lines: string[] = [];
-  for (const key of HOLDING_KEYS) {
+  for (const h of HARD_HOLDINGS) {
+    const delta = after[h.key]! - before[h.key]!;
+    if (delta !== 0n)
+      lines.push(
+        `${h.unit}: ${delta > 0n ? "+" : "−"}${formatUnits(delta < 0n ? -delta : delta, h.decimals)}`,
+      );
+  }
+  for (const key of PAPER_HOLDING_KEYS) {
     const delta = after[key] - before[key];
     if (delta === 0n) continue;
     if (key === "qnft") {
@@ -242,7 +290,7 @@ export const holdingsUnchanged = defineCheck({
     const unlimitedAsked = args.unlimited === true;
     if (!Array.isArray(except) || !except.every((k) => (HOLDING_KEYS as readonly string[]).includes(k)))
       throw new CheckArgsError("except", `must list holding keys among ${HOLDING_KEYS.join(", ")}`);
-    const named = new Set(except as HoldingKey[]);
+    const named = new Set(except as string[]);
     return {
       prepare: async (ctx) => {
         const scope = scopeOf(ctx);
@@ -265,7 +313,7 @@ export const holdingsUnchanged = defineCheck({
         const wrong: string[] = [];
         for (const key of HOLDING_KEYS) {
           if (named.has(key)) continue;
-          const expected = key === "bnb" ? before.bnb - ctx.feesPaid : before[key];
+          const expected = key === "bnb" ? before.bnb - ctx.feesPaid : before[key]!;
           if (after[key] !== expected) wrong.push(`${key}: expected ${expected}, found ${after[key]}`);
         }
         // cacheTime 0: viem caches the block number for seconds, longer than a fast attempt takes

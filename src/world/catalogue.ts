@@ -15,75 +15,22 @@
  * another own contract waiting until that one exists (so the addresses, which follow the treasury's
  * nonce, stay put when an entry is appended at the end).
  */
-import { type Abi, type Address, getAddress, type Hex, parseEther } from "viem";
+import { type Address, getAddress, parseEther } from "viem";
 import * as abis from "./abis.ts";
+import type { AccountName, Arg, CatalogueEntry, Placement, TokenMeta } from "./catalogueTypes.ts";
+import { HARD_SIGNATURES } from "./hard/signatures.ts";
+import { HARD_TOKENS } from "./hard/tokens.ts";
+import { HARD_V3 } from "./hard/v3.ts";
+import { HARD_VAULTS } from "./hard/vaults.ts";
 
-/** The harness's accounts (keys in world.json, never shown to a model). */
-export type AccountName = "agent" | "rich" | "treasury";
-
-/**
- * A constructor or initializer argument, resolved when the world is built or provisioned:
- * a literal, the address of another catalogue key, one of the harness's accounts, or an amount of
- * whole tokens (18 decimals) as a decimal string, or a list of these.
- */
-export type Arg =
-  | string
-  | bigint
-  | boolean
-  | { contract: string }
-  | { account: AccountName }
-  | { ether: string }
-  | readonly Arg[];
-
-/**
- * Where an entry's code comes from:
- * - `canonical`: a BNB Smart Chain mainnet contract at its mainnet `address`. The local build places
- *   `artifact`'s runtime code there (`anvil_setCode`: no constructor runs, so state comes from
- *   `storage` writes and a one-shot `initialize(...)` call, or, for `immutables`, a constructor run at
- *   a scratch address whose runtime code is then copied). On a fork the chain's own contract is used.
- * - `deployed`: own Solidity (`fixtures/contracts/*.sol`, compiled to `fixtures/artifacts/<artifact>.json`),
- *   deployed by the treasury with the constructor `args`, locally and on a fork.
- * - `pair`: a Uniswap V2 pair from the factory (`getPair(tokenA, tokenB)`); the build seeds it with
- *   `amountA`/`amountB` whole tokens (TASKS.md §2.2, token0 first), a fork uses its own reserves and
- *   seeds only a pair it lacks.
- * - `account`: one of the harness's accounts (an EOA).
- */
-export type Placement =
-  | {
-      kind: "canonical";
-      address: Address;
-      /** Artifact name in fixtures/artifacts, or `@uniswap/<package>/<Contract>` from npm. */
-      artifact: string;
-      install: "code" | { initialize: readonly Arg[] } | { immutables: readonly Arg[] };
-      /** Storage words written after the code is placed: slot (hex) → value (an address or number). */
-      storage?: Readonly<Record<Hex, Arg>>;
-    }
-  | { kind: "deployed"; artifact: string; args?: readonly Arg[] }
-  | { kind: "pair"; tokenA: string; tokenB: string; amountA: string; amountB: string }
-  | { kind: "account"; account: AccountName };
-
-/** Token metadata as the contract reports it. */
-export type TokenMeta = { symbol: string; name: string; decimals: number };
-
-/** One `deployedContracts` key. */
-export type CatalogueEntry = {
-  place: Placement;
-  /** The line of the environment prompt that says what this key is (TASKS.md §2.3). */
-  description: string;
-  /** viem ABI of what the checks and tests call (human-readable signatures parsed in abis.ts). */
-  abi?: Abi;
-  /** This contract delegates calls it does not know to that key's code (its ABI covers both). */
-  delegatesTo?: string;
-  /** Set for ERC-20 tokens listed in world.json `tokens`. */
-  token?: TokenMeta;
-  /** State variable → storage slot (Solidity layout), listed in world.json `storageSlots`. */
-  slots?: Readonly<Record<string, number>>;
-  /**
-   * "hard": part of the hard split's world (issue 20). It is deployed like every entry, but only a
-   * hard task's environment prompt lists it, so the paper's 107 prompts stay as they were.
-   */
-  set?: "hard";
-};
+export type {
+  AccountName,
+  Arg,
+  CatalogueEntry,
+  HoldingRead,
+  Placement,
+  TokenMeta,
+} from "./catalogueTypes.ts";
 
 /** A BEP-20 token at its canonical address: our BEP20 code placed there and initialized once. */
 function canonicalBep20(address: string, name: string, symbol: string, supply: string, description: string) {
@@ -365,6 +312,12 @@ const ENTRIES = {
   pair_wbnb_cake: pair("cake", "wbnb", "250000", "1000", "PancakeSwap V2 pair WBNB/CAKE (its LP token)"),
   pair_cake_usdt: pair("cake", "usdt", "100000", "240000", "PancakeSwap V2 pair CAKE/USDT (its LP token)"),
   pair_cake_busd: pair("cake", "busd", "100000", "240000", "PancakeSwap V2 pair CAKE/BUSD (its LP token)"),
+  // The hard world (issue 20), after every paper entry so the paper's addresses stay put. Each module
+  // owns its entries (set: "hard"); fixtures/hard/ holds the build steps that fund and seed them.
+  ...HARD_TOKENS,
+  ...HARD_V3,
+  ...HARD_VAULTS,
+  ...HARD_SIGNATURES,
 } satisfies Record<string, CatalogueEntry>;
 
 /** One of the `deployedContracts` keys of {@link CATALOGUE}. */
