@@ -57,6 +57,8 @@ export type TaskSpec = {
   summary: string;
   parameters: Record<string, ParameterSpec>;
   templates: string[];
+  /** Templates at the paper's other NL levels (`templates` is precise); see task.schema.json. */
+  templatesByLevel?: { moderate: string[]; vague: string[] };
   facts?: string[];
   preState?: ActionSpec[];
   checks: CheckSpec[];
