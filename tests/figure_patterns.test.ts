@@ -19,8 +19,7 @@ describe("the paper's workflow pattern names", () => {
   test("every paper composite task has exactly one, and every name belongs to a paper composite task", () => {
     expect(composites).toHaveLength(45);
     expect(Object.keys(PAPER_PATTERNS).sort()).toEqual(composites.map((t) => t.spec.id).sort());
-    for (const name of Object.values(PAPER_PATTERNS))
-      expect(name).toMatch(/^[a-z]+(-[a-z]+)+$/);
+    for (const name of Object.values(PAPER_PATTERNS)) expect(name).toMatch(/^[a-z]+(-[a-z]+)+$/);
   });
 
   test("each name agrees with the task's steps (approve first, query first, repeated transfers, ...)", () => {
