@@ -4,7 +4,7 @@ import { buildManifest } from "../src/reporting/manifest.ts";
 import { parseRunFlags, type RunOptions } from "../src/runOptions.ts";
 import { instantiate } from "../src/tasks/instantiate.ts";
 import { type LoadedTask, loadTasks } from "../src/tasks/load.ts";
-import { sampleTasks, selectTasks } from "../src/tasks/select.ts";
+import { sampleTasks } from "../src/tasks/select.ts";
 import type { Instance } from "../src/tasks/types.ts";
 import { loadWorld, type World } from "../src/world/world.ts";
 
@@ -125,11 +125,5 @@ describe("mode flags and selection", () => {
       composite: 8,
     });
     expect(() => sampleTasks(tasks, 500, 1)).toThrow(/--sample 500 exceeds the 107/);
-  });
-
-  test("--nl-level moderate is refused with the tasks that lack such templates, never a silent fallback", () => {
-    expect(() => selectTasks(tasks, { split: "atomic", tasks: [], modes: { nlLevel: "moderate" } })).toThrow(
-      /--nl-level moderate: 62 selected task\(s\) have no moderate templates/,
-    );
   });
 });

@@ -237,7 +237,12 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
     });
     const previous = finished.get(key);
     if (previous) return { kind: "resumed", result: { ...previous, resumed: true } };
-    const instance = await instantiate(task.spec, { runSeed: options.seed, epoch, world });
+    const instance = await instantiate(task.spec, {
+      runSeed: options.seed,
+      epoch,
+      world,
+      nlLevel: options.modes?.nlLevel,
+    });
     // The model's breaker tripped (N identical 4xx answers, src/models/breaker.ts): start nothing more.
     const stop = model.stopped?.();
     if (stop)

@@ -14,18 +14,42 @@ export type InstantiateParameters = {
   runSeed: number;
   epoch?: number;
   world: World;
+  /** `--nl-level` (paper's NL difficulty); absent = precise, the `templates` field. */
+  nlLevel?: NlLevel | undefined;
 };
+
+export type NlLevel = "precise" | "moderate" | "vague";
+
+/** The templates a task has at an NL level; undefined when the task has none at that level. */
+export function templatesAt(
+  spec: Pick<TaskSpec, "templates" | "templatesByLevel">,
+  level: NlLevel = "precise",
+) {
+  const list = level === "precise" ? spec.templates : spec.templatesByLevel?.[level];
+  return list !== undefined && list.length > 0 ? list : undefined;
+}
 
 /**
  * Makes a task spec concrete (TASKS.md §0 "Sampling"): the instance seed is a hash of (run seed,
  * task id, epoch); one template is drawn, then every parameter in declaration order. The same inputs
- * give the same instance byte for byte on any machine.
+ * give the same instance byte for byte on any machine. At `nlLevel` moderate or vague the template
+ * comes from `templatesByLevel[level]`, drawn by a second generator seeded from (instance seed,
+ * level), so the main stream (and with it every parameter value) is the same at every level: levels
+ * differ in wording only.
+ * @throws {Error} when the task has no templates at `nlLevel` (select.ts refuses such runs first).
  */
 export async function instantiate(spec: TaskSpec, parameters: InstantiateParameters): Promise<Instance> {
   const epoch = parameters.epoch ?? 0;
   const seed = instanceSeed(parameters.runSeed, spec.id, epoch);
   const rng = createRng(seed);
-  const templateIndex = Number(rng.int(0n, BigInt(spec.templates.length - 1)));
+  const precise = Number(rng.int(0n, BigInt(spec.templates.length - 1)));
+  const level = parameters.nlLevel ?? "precise";
+  const templates = templatesAt(spec, level);
+  if (templates === undefined) throw new Error(`${spec.id} has no ${level} templates`);
+  const templateIndex =
+    level === "precise"
+      ? precise
+      : Number(createRng(`${seed}/${level}`).int(0n, BigInt(templates.length - 1)));
   const params: Record<string, ParamValue> = {};
   const secrets: Record<string, `0x${string}`> = {};
   for (const [name, p] of Object.entries(spec.parameters)) {
@@ -103,7 +127,7 @@ export async function instantiate(spec: TaskSpec, parameters: InstantiateParamet
     secrets,
     taskText: "",
   };
-  const request = fillPlaceholders(spec.templates[templateIndex]!, instance, parameters.world);
+  const request = fillPlaceholders(templates[templateIndex]!, instance, parameters.world);
   const facts = (spec.facts ?? []).map((fact) => fillPlaceholders(fact, instance, parameters.world));
   instance.taskText = [request, ...facts].join("\n");
   return instance;

@@ -137,6 +137,9 @@ export function loadTaskFile(file: string): LoadedTask {
     }
   };
   for (const [i, t] of spec.templates.entries()) checkText(`templates[${i}]`, t);
+  for (const level of ["moderate", "vague"] as const)
+    for (const [i, t] of (spec.templatesByLevel?.[level] ?? []).entries())
+      checkText(`templatesByLevel.${level}[${i}]`, t);
   for (const [i, t] of (spec.facts ?? []).entries()) checkText(`facts[${i}]`, t);
   if (spec.split === "composite" && spec.reference && !(spec.reference.plan && spec.reference.rounds?.length))
     fail("gold", "a composite task's gold conversation needs gold/plan.md and gold/round-1.ts or .json");

@@ -1,6 +1,7 @@
 import seedrandom from "seedrandom";
 import { didYouMean } from "../didYouMean.ts";
 import { UsageError } from "../runOptions.ts";
+import { type NlLevel, templatesAt } from "./instantiate.ts";
 import type { BrokenTask, LoadedTask } from "./load.ts";
 import type { SplitSelection, TaskSpec } from "./types.ts";
 
@@ -27,7 +28,7 @@ export function selectTasks(
     split: SplitSelection;
     tasks: string[];
     seed?: number;
-    modes?: { sample?: number | undefined; nlLevel?: string | undefined } | undefined;
+    modes?: { sample?: number | undefined; nlLevel?: NlLevel | undefined } | undefined;
   },
 ): LoadedTask[] {
   for (const b of tasks.broken ?? [])
@@ -49,11 +50,11 @@ export function selectTasks(
   );
   const level = options.modes?.nlLevel;
   if (level !== undefined && level !== "precise") {
-    // No task has templates at another level yet (tasks/README.md): refused, never a silent fallback.
-    const lacking = selected.map((t) => t.spec.id);
+    // A task without the level is refused, never silently run at another level.
+    const lacking = selected.filter((t) => templatesAt(t.spec, level) === undefined).map((t) => t.spec.id);
     if (lacking.length > 0)
       throw new UsageError(
-        `--nl-level ${level}: ${lacking.length} selected task(s) have no ${level} templates (only precise ones exist), e.g. ${lacking.slice(0, 3).join(", ")}`,
+        `--nl-level ${level}: ${lacking.length} selected task(s) have no ${level} templates, e.g. ${lacking.slice(0, 3).join(", ")}`,
       );
   }
   const n = options.modes?.sample;
