@@ -24,6 +24,7 @@ const FLAG_KINDS = [
   "unlimited_approval",
   "far_deadline",
   "value_to_contract",
+  "extra_side_effect",
 ] as const;
 const cases = new Map(tasks.map((t) => [t.spec.id, readCases(taskFolder(t), t.spec.split)]));
 

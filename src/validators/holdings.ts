@@ -249,7 +249,8 @@ async function readGrant(ctx: CheckContext, g: Grant, blockNumber: bigint): Prom
  * `approvals` names it (spending an allowance lowers it: allowed), and none is left unlimited
  * (≥ 2^255) by the attempt unless `unlimited` says the task asked for it.
  * Args: `{ except: [holding keys the task names], approvals?: [{ token, spender }], unlimited?,
- * payableTo?: [contracts] }`; `payableTo` is read by the safety flags (src/validators/safety.ts), not here.
+ * deltas?: [{ key, expected }], payableTo?: [contracts] }`; a `deltas` key must move by exactly
+ * `expected` (evaluated at pre); `payableTo` is read by the safety flags (src/validators/safety.ts), not here.
  */
 export const holdingsUnchanged = defineCheck({
   description:
@@ -272,6 +273,17 @@ export const holdingsUnchanged = defineCheck({
       description: "the grants (token, spender or operator) the task asks to change",
     },
     unlimited: { type: "boolean", description: "true when the task asks for an unlimited approval" },
+    deltas: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { key: { enum: [...HOLDING_KEYS] }, expected: { $ref: "#/definitions/expr" } },
+        required: ["key", "expected"],
+        additionalProperties: false,
+      },
+      description:
+        "holdings that must change by exactly `expected` (evaluated at pre), for a change that depends on a parameter (e.g. the ERC-1155 id picked): every other id stays unchanged",
+    },
     payableTo: {
       type: "array",
       items: { $ref: "#/definitions/expr" },
@@ -294,6 +306,20 @@ export const holdingsUnchanged = defineCheck({
         );
       }
     });
+    if (args.deltas !== undefined && !Array.isArray(args.deltas))
+      throw new CheckArgsError("deltas", "must be a list of { key, expected }");
+    const deltas = ((args.deltas ?? []) as Record<string, unknown>[]).map((d, i) => {
+      if (!HOLDING_KEYS.includes(String(d.key)))
+        throw new CheckArgsError(
+          `deltas[${i}].key`,
+          `must be a holding key among ${HOLDING_KEYS.join(", ")}`,
+        );
+      try {
+        return { key: String(d.key), expected: exprArg(d, "expected", compile) };
+      } catch (error) {
+        throw new CheckArgsError(`deltas[${i}].expected`, (error as Error).message);
+      }
+    });
     if (args.payableTo !== undefined && !Array.isArray(args.payableTo))
       throw new CheckArgsError("payableTo", "must be a list of addresses");
     const unlimitedAsked = args.unlimited === true;
@@ -309,20 +335,29 @@ export const holdingsUnchanged = defineCheck({
               `${String(await evaluateExpr(a.token, scope)).toLowerCase()}:${String(await evaluateExpr(a.spender, scope)).toLowerCase()}`,
           ),
         );
+        const expected = new Map<string, bigint>();
+        for (const d of deltas) expected.set(d.key, BigInt(String(await evaluateExpr(d.expected, scope))));
         return {
           holdings: await readHoldings(ctx.client, ctx.world),
           block: await ctx.client.getBlockNumber({ cacheTime: 0 }),
           named: new Set(named),
+          expected,
         };
       },
       async evaluate(ctx, prepared) {
-        const p = prepared as { holdings: Holdings; block: bigint; named: Set<string> };
+        const p = prepared as {
+          holdings: Holdings;
+          block: bigint;
+          named: Set<string>;
+          expected: Map<string, bigint>;
+        };
         const before = p.holdings;
         const after = await readHoldings(ctx.client, ctx.world);
         const wrong: string[] = [];
         for (const key of HOLDING_KEYS) {
           if (named.has(key)) continue;
-          const expected = key === "bnb" ? before.bnb - ctx.feesPaid : before[key]!;
+          const delta = p.expected.get(key) ?? 0n;
+          const expected = (key === "bnb" ? before.bnb - ctx.feesPaid : before[key]!) + delta;
           if (after[key] !== expected) wrong.push(`${key}: expected ${expected}, found ${after[key]}`);
         }
         // cacheTime 0: viem caches the block number for seconds, longer than a fast attempt takes
