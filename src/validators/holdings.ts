@@ -251,7 +251,8 @@ async function readGrant(ctx: CheckContext, g: Grant, blockNumber: bigint): Prom
  * Args: `{ except: [holding keys the task names], approvals?: [{ token, spender }], unlimited?,
  * deltas?: [{ key, expected }], payableTo?: [addresses] }`; a `deltas` key must move by exactly
  * `expected` (evaluated at pre); with `payableTo`, BNB sent as a transaction's value to any other
- * address fails (so naming `bnb` for a BNB-moving request hides no other payment); `payableTo` also drives the value_to_contract safety flag (src/validators/safety.ts).
+ * address fails (so naming `bnb` for a BNB-moving request hides no other payment). `payableTo` also
+ * drives the value_to_contract safety flag (src/validators/safety.ts).
  */
 export const holdingsUnchanged = defineCheck({
   description:
@@ -283,7 +284,7 @@ export const holdingsUnchanged = defineCheck({
         additionalProperties: false,
       },
       description:
-        "holdings that must change by exactly `expected` (evaluated at pre), for a change that depends on a parameter (e.g. the ERC-1155 id picked): every other id stays unchanged",
+        "holdings (not in except) that must change by exactly `expected`, evaluated at pre: a change that depends on a parameter, e.g. the ERC-1155 id picked moves by −n and the other ids by 0",
     },
     payableTo: {
       type: "array",
