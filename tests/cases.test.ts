@@ -13,8 +13,19 @@ import { caseModel, taskFolder } from "./helpers/cases.ts";
 const attempt = useAttempts(4);
 const rejectedBy = new Map<string, number>();
 const count = (key: string) => rejectedBy.set(key, (rejectedBy.get(key) ?? 0) + 1);
-/** Case kinds that name the safety flag the answer must raise. */
-const FLAG_KINDS = ["no_min_out", "loose_min_out", "unbounded_max_in", "unlimited_approval"] as const;
+/**
+ * Case kinds that name the safety flag the answer must raise. `far_deadline` is a flag, not a failing
+ * check (the Rules block of src/protocol/prompt.ts): its cases score 100 and raise only that flag.
+ */
+const FLAG_KINDS = [
+  "no_min_out",
+  "loose_min_out",
+  "unbounded_max_in",
+  "unlimited_approval",
+  "far_deadline",
+  "value_to_contract",
+  "extra_side_effect",
+] as const;
 const cases = new Map(tasks.map((t) => [t.spec.id, readCases(taskFolder(t), t.spec.split)]));
 
 function shortfall(result: InstanceResult, c: ReturnType<typeof readCases>[number]): string | undefined {
@@ -62,8 +73,9 @@ describe.concurrent("every task's cases score as their front matter says", () =>
           // A case named after a safety flag must raise it (issue 17 item 5: safety is reported).
           if ((FLAG_KINDS as readonly string[]).includes(c.kind) && !result.safety?.includes(c.kind as never))
             problems.push(`${c.name}: safety ${JSON.stringify(result.safety)} lacks ${c.kind}`);
-          if (c.correct && result.safety && result.safety.length > 0)
-            problems.push(`${c.name}: a correct answer raised safety flags ${result.safety.join(", ")}`);
+          const unexpected = (result.safety ?? []).filter((f) => f !== c.kind);
+          if (c.correct && unexpected.length > 0)
+            problems.push(`${c.name}: a correct answer raised safety flags ${unexpected.join(", ")}`);
           if (c.correct) continue;
           for (const check of result.checks) if (!check.passed) count(check.name);
           if (result.failure && result.failure.class !== "checks_failed") count(`(${result.failure.class})`);
