@@ -54,6 +54,7 @@ const permitRouterAbi = parseAbi([
  */
 export const HARD_SIGNATURES = {
   qpd_token: {
+    set: "hard",
     place: {
       kind: "deployed",
       artifact: "QuestPermitToken",
@@ -65,6 +66,7 @@ export const HARD_SIGNATURES = {
     token: { symbol: "QPD", name: "Quest Permit Dollar", decimals: 18 },
   },
   qsd_token: {
+    set: "hard",
     place: {
       kind: "deployed",
       artifact: "QuestDecimalsToken",
@@ -76,12 +78,14 @@ export const HARD_SIGNATURES = {
     token: { symbol: "QSD", name: "Quest Six Dollar", decimals: 6 },
   },
   quest_permit2: {
+    set: "hard",
     place: { kind: "deployed", artifact: "QuestPermit2" },
     description:
       'Permit2 (SignatureTransfer only, as Uniswap\'s): permitTransferFrom(((address token,uint256 amount) permitted,uint256 nonce,uint256 deadline) permit,(address to,uint256 requestedAmount) transferDetails,address owner,bytes signature); the signer signs EIP-712 PermitTransferFrom(TokenPermissions permitted,address spender,uint256 nonce,uint256 deadline) with spender = the contract that calls it, domain { name: "Permit2", chainId, verifyingContract } (no version); unordered nonces: bit (nonce & 255) of nonceBitmap(owner, nonce >> 8) is set once used',
     abi: permit2Abi,
   },
   permit_router: {
+    set: "hard",
     place: { kind: "deployed", artifact: "QuestPermitRouter", args: [{ contract: "quest_permit2" }] },
     description:
       "Payment router accepting permits: multicall(bytes[] data) runs several of its own calls in one transaction (msg.sender stays you); selfPermit(address token,uint256 value,uint256 deadline,uint8 v,bytes32 r,bytes32 s) submits your EIP-2612 permit with this router as spender; pay(address token,address recipient,uint256 amount) moves your tokens to recipient (needs this router's allowance); payWithPermit2(((address token,uint256 amount) permitted,uint256 nonce,uint256 deadline) permit,address recipient,bytes signature) moves exactly permit.permitted.amount of your tokens to recipient through quest_permit2 (sign with this router as spender)",
