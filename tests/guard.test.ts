@@ -333,3 +333,123 @@ test("refuses request bodies over maxBodyBytes", async () => {
     await guard.close();
   }
 });
+
+describe("typed-data signing (a task with wallet.signTypedData)", () => {
+  const key = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d" as const;
+  const signerAddress = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+  const domain = {
+    name: "Quest Permit Dollar",
+    version: "1",
+    chainId: 56,
+    verifyingContract: "0x00000000000000000000000000000000000000c0",
+  } as const;
+  const types = {
+    Permit: [
+      { name: "owner", type: "address" },
+      { name: "spender", type: "address" },
+      { name: "value", type: "uint256" },
+      { name: "nonce", type: "uint256" },
+      { name: "deadline", type: "uint256" },
+    ],
+  };
+  const message = {
+    owner: signerAddress,
+    spender: "0x00000000000000000000000000000000000000d0",
+    value: 10n ** 18n,
+    nonce: 1n,
+    deadline: 1735700000n,
+  };
+  let guard: RpcGuard;
+  beforeAll(async () => {
+    guard = await startRpcGuard({
+      upstreamUrl: anvil.url,
+      typedDataSigner: { privateKey: key, chainId: 56 },
+    });
+  });
+  afterAll(async () => {
+    await guard.close();
+  });
+
+  test("ethers' JsonRpcSigner and viem's json-rpc account get the agent's EIP-712 signature, and eth_accounts lists the agent", async () => {
+    const { ethers } = await import("ethers");
+    const { createWalletClient, http, recoverTypedDataAddress } = await import("viem");
+    const provider = new ethers.JsonRpcProvider(guard.url, 56, { staticNetwork: true });
+    const signer = await provider.getSigner(signerAddress);
+    const byEthers = await signer.signTypedData(domain, types, message);
+    expect(ethers.verifyTypedData(domain, types, message, byEthers)).toBe(signerAddress);
+    const wallet = createWalletClient({ account: signerAddress, transport: http(guard.url) });
+    const byViem = await wallet.signTypedData({ domain, types, primaryType: "Permit", message });
+    expect(byViem).toBe(byEthers);
+    const recovered = await recoverTypedDataAddress({
+      domain,
+      types,
+      primaryType: "Permit",
+      message,
+      signature: byViem,
+    });
+    expect(recovered).toBe(signerAddress);
+    expect((await rpc(guard.url, call(3, "eth_accounts"))).json.result).toEqual([signerAddress]);
+    expect(guard.violations).toEqual([]);
+    provider.destroy();
+  });
+
+  test("refuses a domain whose chainId is not 56 (or is missing) without a violation, and never signs it", async () => {
+    const before = guard.violations.length;
+    const typed = (d: Record<string, unknown>) =>
+      JSON.stringify({ types, domain: d, primaryType: "Permit", message }, (_, v) =>
+        typeof v === "bigint" ? v.toString() : v,
+      );
+    const { chainId: _chainId, ...noChain } = domain;
+    const { json } = await rpc(guard.url, [
+      call(1, "eth_signTypedData_v4", [signerAddress, typed({ ...domain, chainId: 1 })]),
+      call(2, "eth_signTypedData_v4", [signerAddress, typed(noChain)]),
+      call(3, "eth_signTypedData_v4", [signerAddress, typed({ ...domain, chainId: "0x38" })]),
+    ]);
+    expect(json[0].error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/chainId must be 56/),
+    });
+    expect(json[1].error.code).toBe(-32602);
+    expect(json[2].result).toMatch(/^0x[0-9a-f]{130}$/);
+    expect(guard.violations.slice(before)).toEqual([]);
+  });
+
+  test("refuses and records a request to sign for any other address; eth_sign, personal_sign and older typed-data methods stay violations", async () => {
+    const before = guard.violations.length;
+    const typed = JSON.stringify({
+      types,
+      domain,
+      primaryType: "Permit",
+      message: { ...message, value: "1", nonce: "1", deadline: "9" },
+    });
+    const { json } = await rpc(guard.url, [
+      call(1, "eth_signTypedData_v4", [agent, typed]),
+      call(2, "eth_sign", [signerAddress, "0x00"]),
+      call(3, "personal_sign", ["0x00", signerAddress]),
+      call(4, "eth_signTypedData_v3", [signerAddress, typed]),
+      call(5, "eth_signTransaction", [{ from: signerAddress, to: agent }]),
+    ]);
+    expect(json.map((r: any) => r.error?.code)).toEqual([4100, -32601, -32601, -32601, -32601]);
+    expect(guard.violations.slice(before).map((v) => [v.kind, v.method])).toEqual([
+      ["forbidden_rpc_params", "eth_signTypedData_v4"],
+      ["forbidden_rpc_method", "eth_sign"],
+      ["forbidden_rpc_method", "personal_sign"],
+      ["forbidden_rpc_method", "eth_signTypedData_v3"],
+      ["forbidden_rpc_method", "eth_signTransaction"],
+    ]);
+  });
+});
+
+test("without wallet.signTypedData, eth_signTypedData_v4 is a violation and nothing is signed", async () => {
+  const guard = await startRpcGuard({ upstreamUrl: anvil.url });
+  try {
+    const { json } = await rpc(guard.url, call(1, "eth_signTypedData_v4", [agent, "{}"]));
+    expect(json.error.code).toBe(-32601);
+    expect(json.result).toBeUndefined();
+    expect(guard.violations.map((v) => [v.kind, v.method])).toEqual([
+      ["forbidden_rpc_method", "eth_signTypedData_v4"],
+    ]);
+  } finally {
+    await guard.close();
+  }
+});

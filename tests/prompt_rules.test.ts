@@ -61,3 +61,29 @@ describe("the harness follows the stated deadline rule", () => {
     expect(r).toMatchObject({ score: 100, failure: null });
   });
 });
+
+test("only a task declaring wallet.signTypedData is told that the endpoint signs typed data, atomic and composite", async () => {
+  const rule = "eth_signTypedData_v4 for agentAddress on a chain-56 domain";
+  for (const id of ["permit_pay_via_router_multicall", "composite_permit2_pay_then_revoke"]) {
+    const task = taskById.get(id)!;
+    expect(task.spec.wallet?.signTypedData).toBe(true);
+    const instance = await instantiate(task.spec, { runSeed: 1, epoch: 0, world });
+    const mode = { set: task.spec.set, signTypedData: task.spec.wallet?.signTypedData };
+    const prompt =
+      task.spec.split === "atomic"
+        ? atomicPrompt(instance, task.spec.answer, world, mode)
+        : compositePrompt(instance, task.spec.answer, world, 4, mode);
+    expect(prompt[1]!.content.split(rule).length - 1).toBe(1);
+  }
+  for (const id of ["multicall3_pay_two_recipients", "erc20_permit", "swap_exact_tokens_for_tokens"]) {
+    const task = taskById.get(id)!;
+    expect(task.spec.wallet).toBeUndefined();
+    const prompt = atomicPrompt(
+      await instantiate(task.spec, { runSeed: 1, epoch: 0, world }),
+      task.spec.answer,
+      world,
+      { set: task.spec.set },
+    );
+    expect(prompt[1]!.content).not.toContain(rule);
+  }
+});

@@ -160,6 +160,7 @@ export async function runAtomicAttempt(p: AtomicAttemptParameters): Promise<Inst
     modes: p.modes,
     hint: taskHint(task.spec),
     set: task.spec.set,
+    signTypedData: task.spec.wallet?.signTypedData,
   });
   const response = await clock.lap("model", () =>
     p.model.generate({ messages: prompt, instance, spec: task.spec, world, step: "atomic" }),
@@ -215,6 +216,7 @@ export async function runAtomicAttempt(p: AtomicAttemptParameters): Promise<Inst
     expect: instance.kind === "query" ? "answer" : "transaction",
     timeoutMs: p.timeoutMs,
     memoryMb: p.memoryMb,
+    signTypedData: task.spec.wallet?.signTypedData,
     beforeSend: prepare,
   });
   Object.assign(clock.timings, outcome.timings);

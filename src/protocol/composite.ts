@@ -67,6 +67,7 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
     modes: p.modes,
     hint: taskHint(task.spec),
     set: task.spec.set,
+    signTypedData: task.spec.wallet?.signTypedData,
   });
   let usage: UsageRecord | undefined;
   const ask = async (step: "plan" | "round", round?: number) => {
@@ -118,6 +119,7 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
           expect: "either",
           timeoutMs: p.timeoutMs,
           memoryMb: p.memoryMb,
+          signTypedData: task.spec.wallet?.signTypedData,
         });
         for (const [k, v] of Object.entries(outcome.timings)) clock.timings[k] = (clock.timings[k] ?? 0) + v;
         violations.push(...outcome.violations);

@@ -41,6 +41,8 @@ export type RunExecutionParameters = {
   expect: ExecutionExpectation;
   timeoutMs?: number | undefined;
   memoryMb?: number | undefined;
+  /** The task declares `wallet.signTypedData`: the guard signs EIP-712 data for the agent (rpcGuard.ts). */
+  signTypedData?: boolean | undefined;
   /** Runs after the module returned a valid transaction, before the harness sends it (atomic `pre` reads). */
   beforeSend?: (() => Promise<void>) | undefined;
 };
@@ -52,7 +54,12 @@ export type RunExecutionParameters = {
  */
 export async function runExecution(p: RunExecutionParameters): Promise<ExecutionOutcome> {
   const timings: Record<string, number> = {};
-  const guard = await startRpcGuard({ upstreamUrl: p.clients.url });
+  const guard = await startRpcGuard({
+    upstreamUrl: p.clients.url,
+    typedDataSigner: p.signTypedData
+      ? { privateKey: p.world.agent.privateKey, chainId: p.world.chainId }
+      : undefined,
+  });
   let execution: Awaited<ReturnType<typeof executeModule>>;
   const t0 = performance.now();
   try {

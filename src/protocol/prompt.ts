@@ -66,6 +66,10 @@ const ENVIRONMENT_RULES = [
   "- Every value you report is checked against the chain, however you obtained it.",
 ];
 
+/** The rule a task with `wallet.signTypedData` adds (the guard's signing, src/sandbox/rpcGuard.ts). */
+const SIGN_TYPED_DATA_RULE =
+  "- In this task the agent's wallet signs EIP-712 typed data: providerUrl answers eth_accounts with [agentAddress] and eth_signTypedData_v4 for agentAddress on a chain-56 domain (ethers: (await provider.getSigner(agentAddress)).signTypedData(domain, types, message); viem: createWalletClient({ account: agentAddress, transport: http(providerUrl) }).signTypedData({ ... })). Every other signing method still scores 0.";
+
 /**
  * The environment part of every prompt (chain, libraries, tokens and every contract key): one line
  * per key of the world catalogue, with the world's address and the entry's description.
@@ -75,6 +79,7 @@ export function environmentPrompt(
   catalogue: Catalogue = CATALOGUE,
   modes: RunModes | undefined = undefined,
   set: TaskSet = "paper",
+  signTypedData = false,
 ): string {
   const listed = Object.entries(catalogue).filter(([, entry]) => set === "hard" || entry.set !== "hard");
   const keys = listed.map(([key, entry]) =>
@@ -97,6 +102,7 @@ export function environmentPrompt(
     "- deployedContracts (passed to executeSkill) holds these keys:",
     ...keys,
     ...ENVIRONMENT_RULES,
+    ...(signTypedData ? [SIGN_TYPED_DATA_RULE] : []),
   ].join("\n");
 }
 
@@ -106,6 +112,8 @@ export type PromptModes = {
   hint?: string | undefined;
   /** The task's set: a hard task's environment also lists the hard world's contracts. */
   set?: TaskSet | undefined;
+  /** The task declares `wallet.signTypedData`: its rules say the endpoint signs typed data. */
+  signTypedData?: boolean | undefined;
 };
 
 /**
@@ -132,7 +140,7 @@ export function atomicPrompt(
     { role: "system", content: ATOMIC_ROLE },
     {
       role: "user",
-      content: `${environmentPrompt(world, CATALOGUE, mode?.modes, mode?.set)}\n\nTask:\n${withHint(instance.taskText, mode)}\n\n${contract}`,
+      content: `${environmentPrompt(world, CATALOGUE, mode?.modes, mode?.set, mode?.signTypedData)}\n\nTask:\n${withHint(instance.taskText, mode)}\n\n${contract}`,
     },
   ];
 }
@@ -175,7 +183,7 @@ export function compositePrompt(
     { role: "system", content: COMPOSITE_ROLE },
     {
       role: "user",
-      content: `${environmentPrompt(world, CATALOGUE, mode?.modes, mode?.set)}\n\nTask:\n${withHint(instance.taskText, mode)}\n\n${fields}\n\nYou have at most ${budget} execution rounds. Reply now with your plan.`,
+      content: `${environmentPrompt(world, CATALOGUE, mode?.modes, mode?.set, mode?.signTypedData)}\n\nTask:\n${withHint(instance.taskText, mode)}\n\n${fields}\n\nYou have at most ${budget} execution rounds. Reply now with your plan.`,
     },
   ];
 }

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { getAddress, type Hex, isAddress } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { SandboxError } from "../errors.ts";
 import { postJson } from "../world/rpcHttp.ts";
 import { GUARD_HOST } from "./networkBarrier.ts";
@@ -122,6 +124,13 @@ export type StartRpcGuardParameters = {
   maxRequests?: number | undefined;
   /** Largest HTTP request body in bytes. Default 1 MiB. */
   maxBodyBytes?: number | undefined;
+  /**
+   * Only for a task that declares `"wallet": { "signTypedData": true }`: the agent's key, kept in
+   * the harness process (it never reaches the sandbox). With it the guard answers
+   * `eth_accounts` with `[agent]` and signs `eth_signTypedData_v4` (EIP-712) for the agent on a
+   * chain-56 domain; every other signing method stays a violation.
+   */
+  typedDataSigner?: { privateKey: Hex; chainId: number } | undefined;
 };
 
 /** One HTTP request to a guard, as carried over the sandbox's pipe (see childRunner.mjs). */
@@ -160,6 +169,8 @@ const METHOD_NOT_FOUND = -32601;
 const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;
 const LIMIT_EXCEEDED = -32005;
+/** EIP-1193: the requested account or method has not been authorized. */
+const UNAUTHORIZED = 4100;
 
 const UPSTREAM_TIMEOUT_MS = 30_000;
 
@@ -265,8 +276,14 @@ export async function startRpcGuard(parameters: StartRpcGuardParameters): Promis
     });
   };
 
-  /** Decides one call: a response to send now, or `"forward"`. */
-  const screen = (call: unknown): JsonRpcResponse | "forward" => {
+  const signTypedData = parameters.typedDataSigner
+    ? typedDataSigning(parameters.typedDataSigner, () =>
+        record("forbidden_rpc_params", "eth_signTypedData_v4"),
+      )
+    : undefined;
+
+  /** Decides one call: a response to send now, or `"forward"` (a signature is answered later). */
+  const screen = (call: unknown): JsonRpcResponse | Promise<JsonRpcResponse> | "forward" => {
     calls += 1;
     const id = (call as Call | null)?.id ?? null;
     const validId = id === null || typeof id === "string" || typeof id === "number";
@@ -285,6 +302,9 @@ export async function startRpcGuard(parameters: StartRpcGuardParameters): Promis
     }
     if (typeof method !== "string")
       return errorResponse(id, INVALID_REQUEST, "Invalid JSON-RPC request: no method.");
+    if (signTypedData && method === "eth_signTypedData_v4") return signTypedData(id, (call as Call).params);
+    if (signTypedData && method === "eth_accounts")
+      return { jsonrpc: "2.0", id, result: [signTypedData.agent] };
     if (isCheatMethod(method)) {
       record("forbidden_rpc_method", method);
       return errorResponse(id, METHOD_NOT_FOUND, `Method ${method} is not allowed in the benchmark sandbox.`);
@@ -351,11 +371,19 @@ export async function startRpcGuard(parameters: StartRpcGuardParameters): Promis
     if (isBatch && items.length === 0) return errorResponse(null, INVALID_REQUEST, "Empty batch.");
     const responses: (JsonRpcResponse | undefined)[] = new Array(items.length);
     const toForward: { index: number; call: Call }[] = [];
+    const signing: Promise<void>[] = [];
     items.forEach((item, index) => {
       const decision = screen(item);
       if (decision === "forward") toForward.push({ index, call: item as Call });
+      else if (decision instanceof Promise)
+        signing.push(
+          decision.then((signed) => {
+            responses[index] = signed;
+          }),
+        );
       else responses[index] = decision;
     });
+    await Promise.all(signing);
     if (toForward.length > 0) {
       const forwarded = await forward(toForward.map((entry) => entry.call));
       toForward.forEach((entry, k) => {
@@ -471,4 +499,80 @@ export async function startRpcGuard(parameters: StartRpcGuardParameters): Promis
       return closing;
     },
   };
+}
+
+/** The typed data of an `eth_signTypedData_v4` call (EIP-712 §"Specification of the eth_signTypedData JSON RPC"). */
+type TypedDataPayload = {
+  types: Record<string, { name: string; type: string }[]>;
+  domain: Record<string, unknown>;
+  primaryType: string;
+  message: Record<string, unknown>;
+};
+
+const asChainId = (value: unknown): number | undefined => {
+  if (typeof value === "number" && Number.isSafeInteger(value)) return value;
+  if (typeof value === "bigint") return Number(value);
+  if (typeof value === "string" && /^(0x[0-9a-fA-F]+|[0-9]+)$/.test(value)) return Number(BigInt(value));
+  return undefined;
+};
+
+/**
+ * The guard's `eth_signTypedData_v4` for a task that declares typed-data signing: params are
+ * `[address, typedData]` (typedData a JSON string, as ethers' JsonRpcSigner and viem's json-rpc
+ * account send it, or an object). It signs with the agent's key in this (the harness) process, and
+ * only for the agent's address on a domain with chainId 56: another address is refused (4100) and
+ * recorded (`forbidden_rpc_params`: asking the node to sign for an account that is not the agent's);
+ * a domain without chainId 56, or malformed typed data, is refused (-32602) without a violation.
+ * Values may be decimal or hex strings or numbers (EIP-712 JSON); ethers' TypedDataEncoder reads them all.
+ */
+function typedDataSigning(signer: { privateKey: Hex; chainId: number }, recordForeignAddress: () => void) {
+  const account = privateKeyToAccount(signer.privateKey);
+  const refuse = (id: JsonRpcId, code: number, message: string): JsonRpcResponse =>
+    errorResponse(id, code, `eth_signTypedData_v4: ${message}`);
+  const sign = async (id: JsonRpcId, params: unknown): Promise<JsonRpcResponse> => {
+    const [address, raw] = Array.isArray(params) ? (params as unknown[]) : [];
+    if (typeof address !== "string" || !isAddress(address, { strict: false }))
+      return refuse(id, INVALID_PARAMS, "the first parameter must be the signing address.");
+    if (getAddress(address) !== account.address) {
+      recordForeignAddress();
+      return refuse(id, UNAUTHORIZED, "only the agent's address signs in the benchmark sandbox.");
+    }
+    let data: TypedDataPayload;
+    try {
+      data = (typeof raw === "string" ? JSON.parse(raw) : raw) as TypedDataPayload;
+    } catch {
+      return refuse(id, INVALID_PARAMS, "the typed data is not valid JSON.");
+    }
+    if (
+      !data ||
+      typeof data !== "object" ||
+      typeof data.types !== "object" ||
+      typeof data.domain !== "object" ||
+      typeof data.primaryType !== "string" ||
+      typeof data.message !== "object"
+    )
+      return refuse(id, INVALID_PARAMS, "typed data needs types, domain, primaryType and message.");
+    if (asChainId(data.domain?.chainId) !== signer.chainId)
+      return refuse(id, INVALID_PARAMS, `the domain's chainId must be ${signer.chainId}.`);
+    const { EIP712Domain: _domainType, ...types } = data.types;
+    try {
+      // ethers v6 checks the message against the types and accepts decimal/hex strings and numbers.
+      const { TypedDataEncoder, Wallet } = await import("ethers");
+      if (TypedDataEncoder.getPrimaryType(types) !== data.primaryType)
+        return refuse(id, INVALID_PARAMS, `primaryType ${data.primaryType} is not the root of types.`);
+      const signature = await new Wallet(signer.privateKey).signTypedData(
+        data.domain as never,
+        types,
+        data.message,
+      );
+      return { jsonrpc: "2.0", id, result: signature };
+    } catch (error) {
+      return refuse(
+        id,
+        INVALID_PARAMS,
+        `cannot sign this typed data (${error instanceof Error ? error.message.split("\n")[0] : "invalid"}).`,
+      );
+    }
+  };
+  return Object.assign(sign, { agent: account.address });
 }

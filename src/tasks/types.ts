@@ -57,6 +57,11 @@ export type TaskSpec = {
   summary: string;
   parameters: Record<string, ParameterSpec>;
   templates: string[];
+  /**
+   * What the agent's wallet does beyond sending the returned transaction: `signTypedData` lets the
+   * model's code ask the RPC guard for EIP-712 signatures by the agent (eth_signTypedData_v4).
+   */
+  wallet?: { signTypedData?: boolean };
   /** Templates at the paper's other NL levels (`templates` is precise); see task.schema.json. */
   templatesByLevel?: { moderate: string[]; vague: string[] };
   facts?: string[];
