@@ -1,7 +1,146 @@
+import { parseAbi } from "viem";
 import type { CatalogueEntry } from "../catalogueTypes.ts";
+
+/** `usdt_vault`: the EIP-4626 functions and events the checks read (OpenZeppelin's ERC4626). */
+const vaultAbi = parseAbi([
+  "function name() view returns (string)",
+  "function symbol() view returns (string)",
+  "function decimals() view returns (uint8)",
+  "function totalSupply() view returns (uint256)",
+  "function balanceOf(address account) view returns (uint256)",
+  "function allowance(address owner, address spender) view returns (uint256)",
+  "function transfer(address to, uint256 amount) returns (bool)",
+  "function approve(address spender, uint256 amount) returns (bool)",
+  "function transferFrom(address from, address to, uint256 amount) returns (bool)",
+  "function asset() view returns (address)",
+  "function totalAssets() view returns (uint256)",
+  "function convertToShares(uint256 assets) view returns (uint256)",
+  "function convertToAssets(uint256 shares) view returns (uint256)",
+  "function maxDeposit(address receiver) view returns (uint256)",
+  "function maxMint(address receiver) view returns (uint256)",
+  "function maxWithdraw(address owner) view returns (uint256)",
+  "function maxRedeem(address owner) view returns (uint256)",
+  "function previewDeposit(uint256 assets) view returns (uint256)",
+  "function previewMint(uint256 shares) view returns (uint256)",
+  "function previewWithdraw(uint256 assets) view returns (uint256)",
+  "function previewRedeem(uint256 shares) view returns (uint256)",
+  "function deposit(uint256 assets, address receiver) returns (uint256)",
+  "function mint(uint256 shares, address receiver) returns (uint256)",
+  "function withdraw(uint256 assets, address receiver, address owner) returns (uint256)",
+  "function redeem(uint256 shares, address receiver, address owner) returns (uint256)",
+  "event Transfer(address indexed from, address indexed to, uint256 value)",
+  "event Approval(address indexed owner, address indexed spender, uint256 value)",
+  "event Deposit(address indexed sender, address indexed owner, uint256 assets, uint256 shares)",
+  "event Withdraw(address indexed sender, address indexed receiver, address indexed owner, uint256 assets, uint256 shares)",
+]);
+
+/** `price_oracle` (PriceOracle.sol). */
+const oracleAbi = parseAbi([
+  "function owner() view returns (address)",
+  "function setPrice(address asset, uint256 price)",
+  "function getPrice(address asset) view returns (uint256)",
+  "event PriceSet(address indexed asset, uint256 price)",
+]);
+
+/** `lend_wbnb`, `lend_cake` (LendingMarket.sol). */
+const marketAbi = parseAbi([
+  "function collateralToken() view returns (address)",
+  "function debtToken() view returns (address)",
+  "function oracle() view returns (address)",
+  "function collateralFactorBps() view returns (uint256)",
+  "function collateralOf(address account) view returns (uint256)",
+  "function debtOf(address account) view returns (uint256)",
+  "function totalCollateral() view returns (uint256)",
+  "function totalDebt() view returns (uint256)",
+  "function supply(uint256 amount, address onBehalfOf)",
+  "function withdraw(uint256 amount, address to) returns (uint256)",
+  "function borrow(uint256 amount)",
+  "function repay(uint256 amount, address onBehalfOf) returns (uint256)",
+  "function collateralValue(address account) view returns (uint256)",
+  "function debtValue(address account) view returns (uint256)",
+  "function borrowLimit(address account) view returns (uint256)",
+  "function healthFactor(address account) view returns (uint256)",
+  "function accountData(address account) view returns (uint256, uint256, uint256, uint256)",
+  "function availableLiquidity() view returns (uint256)",
+  "event Supply(address indexed caller, address indexed onBehalfOf, uint256 amount)",
+  "event Withdraw(address indexed account, address indexed to, uint256 amount)",
+  "event Borrow(address indexed account, uint256 amount)",
+  "event Repay(address indexed payer, address indexed onBehalfOf, uint256 amount)",
+]);
+
+/** The market's rules, said once for both markets' prompt lines. */
+const MARKET_RULES =
+  "supply(uint256 amount, address onBehalfOf) pulls collateral with transferFrom; borrow(uint256 amount) sends USDT to the caller; repay(uint256 amount, address onBehalfOf) pulls USDT with transferFrom (type(uint256).max repays the whole debt); withdraw(uint256 amount, address to) returns collateral (type(uint256).max = all); views collateralOf(address), debtOf(address), collateralFactorBps(), healthFactor(address) (1e18 = 1.0, type(uint256).max without debt), accountData(address) → (collateralValue, debtValue, borrowLimit, healthFactor); all values USD ×1e18 from price_oracle, each rounded down: collateralValue = collateralOf·price(collateral)/1e18, debtValue = debtOf·price(USDT)/1e18, borrowLimit = collateralValue·collateralFactorBps/10000, healthFactor = borrowLimit·1e18/debtValue; borrow and withdraw revert unless healthFactor stays ≥ 1e18; no interest accrues, no liquidations";
+
+const market = (collateral: "wbnb" | "cake", symbol: string): CatalogueEntry => ({
+  place: {
+    kind: "deployed",
+    artifact: "LendingMarket",
+    args: [
+      { contract: collateral },
+      { contract: "usdt" },
+      { contract: "price_oracle" },
+      BigInt(VAULTS_FACTS.collateralFactorBps[collateral]),
+    ],
+  },
+  description: `Lending market, ${symbol} collateral (18 decimals) against USDT debt (18 decimals), collateral factor ${VAULTS_FACTS.collateralFactorBps[collateral] / 100} %: ${MARKET_RULES}`,
+  abi: marketAbi,
+  set: "hard",
+  holdings: [
+    {
+      key: `lend_${collateral}_collateral`,
+      signature: "function collateralOf(address) view returns (uint256)",
+      unit: `${symbol} supplied to lend_${collateral}`,
+      decimals: 18,
+    },
+    {
+      key: `lend_${collateral}_debt`,
+      signature: "function debtOf(address) view returns (uint256)",
+      unit: `USDT owed to lend_${collateral}`,
+      decimals: 18,
+    },
+  ],
+});
+
+/**
+ * Facts of the vaults-and-lending world, fixed here and used by its build step
+ * (fixtures/hard/vaults.ts): oracle prices (USD per whole token, decimal strings), collateral
+ * factors (basis points) and the amounts that make the vault's share price and the agent's
+ * positions non-round.
+ */
+export const VAULTS_FACTS = {
+  prices: { wbnb: "613.27418", cake: "2.4193", usdt: "0.99985" },
+  collateralFactorBps: { wbnb: 7800, cake: 6250 },
+  /** USDT each market can lend at the snapshot (planted by the treasury). */
+  marketLiquidity: "250000",
+  /** The treasury's first vault deposit, then donations before and after the agent's deposit. */
+  vaultSeed: "500000",
+  vaultDonations: ["37519.274813", "1234.5678"],
+  /** WBNB the treasury supplies on behalf of the agent to `lend_wbnb`; USDT the agent then borrows and deposits in the vault. */
+  agentWbnbCollateral: "5.5",
+  agentUsdtDebt: "1234.567890123456789",
+} as const;
 
 /**
  * The hard world (issue 20): an ERC-4626 vault and a small lending market. Every entry has `set: "hard"`, so only hard tasks' prompts list
  * it; entries are appended to the catalogue after the paper's, so the paper's addresses stay put.
  */
-export const HARD_VAULTS = {} satisfies Record<string, CatalogueEntry>;
+export const HARD_VAULTS = {
+  usdt_vault: {
+    place: { kind: "deployed", artifact: "QuestVault", args: [{ contract: "usdt" }] },
+    description:
+      "Quest USDT Vault (qvUSDT), an ERC-4626 vault on USDT (OpenZeppelin ERC4626; shares have 18 decimals; one share is worth more than 1 USDT): deposit(assets, receiver) and redeem(shares, receiver, owner) round the result down, mint(shares, receiver) and withdraw(assets, receiver, owner) round the amount taken up; previewDeposit/previewMint/previewWithdraw/previewRedeem, convertToShares/convertToAssets, maxWithdraw/maxRedeem, totalAssets(); deposit and mint pull USDT with transferFrom",
+    abi: vaultAbi,
+    token: { symbol: "qvUSDT", name: "Quest USDT Vault", decimals: 18 },
+    set: "hard",
+  },
+  price_oracle: {
+    place: { kind: "deployed", artifact: "PriceOracle" },
+    description:
+      "Price oracle of the lending markets: getPrice(address asset) → USD per whole token ×1e18 (WBNB, CAKE and USDT have prices; USDT's is not exactly 1)",
+    abi: oracleAbi,
+    set: "hard",
+  },
+  lend_wbnb: market("wbnb", "WBNB"),
+  lend_cake: market("cake", "CAKE"),
+} satisfies Record<string, CatalogueEntry>;
