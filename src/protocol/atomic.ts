@@ -68,6 +68,7 @@ export function instanceFields(task: LoadedTask, instance: Instance, model: Mode
     taskId: task.spec.id,
     taskVersion: task.spec.version,
     split: task.spec.split,
+    set: task.spec.set ?? "paper",
     category: task.spec.category,
     subcategory: task.spec.subcategory,
     difficulty: task.spec.difficulty,
