@@ -11,14 +11,15 @@ import {
 } from "./runOptions.ts";
 
 const HELP = `Usage:
-  questbench [--model M] [--split atomic|composite|all] [--tasks id,id] [--seed N]
+  questbench [--model M] [--split atomic|composite|paper|hard|all] [--tasks id,id] [--seed N]
              [--epochs K] [--concurrency C] [--out DIR]
              [--temperature T] [--max-tokens N] [--model-seed N] [--max-retries N] [--request-timeout S]
              [--provider-concurrency N] [--cache on|off|replay] [--cache-dir DIR] [--budget USD] [--fresh]
              [--shard i/n] [--junit FILE] [--fork-url URL [--fork-block N|latest]] [--unsafe-sandbox]
              [--library ethers|viem] [--env-detail paper|full] [--naive] [--sample N] [--nl-level precise]
       Run the benchmark (default: --model ${DEFAULT_OPTIONS.model} --split all --seed 1 --concurrency 2
-      --out .questbench/results/<model>). Models: reference, scripted:DIR, a registry name or alias
+      --out .questbench/results/<model>). --split all is the paper's 107 tasks (paper) plus the hard
+      split (hard), whose score is printed apart and never added to the paper total. Models: reference, scripted:DIR, a registry name or alias
       (claude-sonnet, gpt, gemini-pro, deepseek, … see src/models/registry.json), openrouter/<id>, <provider>:<model-id>,
       openai-compatible:<baseURL>#<model>. Provider models: temperature 0.7, 16384 max tokens, key from
       the provider's variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, …), responses
@@ -127,7 +128,7 @@ async function report(argv: string[]): Promise<void> {
   for (const w of warnings) console.warn(`questbench: warning: ${w}`);
   for (const r of rows)
     console.log(
-      `${r.model}: Atom ${r.atomic}, Comp ${r.composite}, Total ${r.total}, Avg ${r.avg} ± ${r.avgCi95}, tasks ${r.atomicTasks + r.compositeTasks}/107`,
+      `${r.model}: Atom ${r.atomic}, Comp ${r.composite}, Total ${r.total}, Avg ${r.avg} ± ${r.avgCi95}, tasks ${r.atomicTasks + r.compositeTasks}/107${r.hardTasks ? `; Hard ${r.hard} (${r.hardTasks} hard tasks)` : ""}`,
     );
   console.log(`Wrote ${parsed.values.out}/leaderboard.md, leaderboard.tex, report.html and figures/*.svg`);
 }

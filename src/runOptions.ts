@@ -159,14 +159,8 @@ function nonNegativeNumber(value: string, flag: string): number {
 export function applyFlags(base: RunOptions, values: FlagValues): RunOptions {
   const o = { ...base };
   if (values.model !== undefined) o.model = values.model;
-  if (values.split !== undefined) {
-    const splits = ["atomic", "composite", "paper", "hard", "all"] as const;
-    if (!(splits as readonly string[]).includes(values.split))
-      throw new UsageError(
-        `--split must be ${splits.join(", ")}, got '${values.split}'${didYouMean(values.split, [...splits])}`,
-      );
-    o.split = values.split as (typeof splits)[number];
-  }
+  if (values.split !== undefined)
+    o.split = oneOf(values.split, "split", ["atomic", "composite", "paper", "hard", "all"] as const);
   if (values.tasks !== undefined)
     o.tasks = values.tasks
       .split(",")

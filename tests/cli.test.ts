@@ -87,7 +87,9 @@ describe("npx questbench", () => {
       (e) => e,
     );
     expect(failure.code).toBe(2);
-    expect(failure.stderr).toContain("questbench: --split must be atomic, composite or all, got 'both'");
+    expect(failure.stderr).toContain(
+      "questbench: --split must be atomic, composite, paper, hard or all, got 'both'",
+    );
   });
 
   test("an unknown task id is refused before anything runs", async () => {
@@ -115,7 +117,7 @@ describe("npx questbench", () => {
       ],
       [
         ["--split", "atomc"],
-        "questbench: --split must be atomic, composite or all, got 'atomc'; did you mean 'atomic'? (see questbench --help)",
+        "questbench: --split must be atomic, composite, paper, hard or all, got 'atomc'; did you mean 'atomic'? (see questbench --help)",
       ],
       [
         ["--tasks", "bnb_transfer_basc"],

@@ -432,6 +432,9 @@ describe("npx questbench --fork-url", () => {
         [
           "--model",
           "reference",
+          // The paper's 107: the hard split's contracts live only in the local world.
+          "--split",
+          "paper",
           "--fork-url",
           forkUrl,
           "--fork-block",
@@ -461,7 +464,7 @@ describe("npx questbench --fork-url", () => {
         tasks: 107,
       });
       expect(results.skipped).toBeUndefined();
-      expect(run.stdout).toMatch(/Total\s+10700 \/ 10700\s+107 \/ 107/);
+      expect(run.stdout).toMatch(/Paper total\s+10700 \/ 10700\s+107 \/ 107/);
       console.log(
         `fork run: ${Math.round(wallMs / 1000)} s wall; probing ${results.manifest.fork?.timings.probeMs} ms, provisioning ${results.manifest.fork?.timings.provisionMs} ms`,
       );

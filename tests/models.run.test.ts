@@ -142,10 +142,13 @@ describe("real-model runs against the fake provider", () => {
       expect(r.code, r.stderr.slice(-2000)).toBe(0);
       const results = readResults(out);
       const n = selected.length;
-      const atomic = selected.filter((t) => t.spec.split === "atomic").length;
-      expect(results.summary.total).toEqual(perfect(n));
+      // The paper's tasks make the paper total; the hard split is summed apart (issue 20).
+      const paper = selected.filter((t) => (t.spec.set ?? "paper") === "paper");
+      const atomic = paper.filter((t) => t.spec.split === "atomic").length;
+      expect(results.summary.total).toEqual(perfect(paper.length));
       expect(results.summary.atomic).toEqual(perfect(atomic));
-      expect(results.summary.composite).toEqual(perfect(n - atomic));
+      expect(results.summary.composite).toEqual(perfect(paper.length - atomic));
+      expect(results.summary.hard?.total).toEqual(perfect(n - paper.length));
       expect(results.summary.providerErrors).toEqual({ atomic: 0, composite: 0, total: 0 });
       expect(results.manifest).toMatchObject({
         model: `openai-compatible:${server.openaiBaseURL}#gold`,
@@ -164,7 +167,7 @@ describe("real-model runs against the fake provider", () => {
       expect(r2.code, r2.stderr.slice(-2000)).toBe(0);
       expect(server.requests.length).toBe(again);
       const rerun = readResults(out);
-      expect(rerun.summary.total).toEqual(perfect(n));
+      expect(rerun.summary.total).toEqual(perfect(paper.length));
       expect(rerun.instances.every((i) => i.resumed)).toBe(true);
       expect(readFileSync(path.join(out, "instances.jsonl"), "utf8").trim().split("\n")).toHaveLength(n);
     },

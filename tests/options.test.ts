@@ -41,7 +41,7 @@ describe("run options", () => {
   });
 
   test.each([
-    [["--split", "both"], "--split must be atomic, composite or all, got 'both'"],
+    [["--split", "both"], "--split must be atomic, composite, paper, hard or all, got 'both'"],
     [["--seed=-1"], "--seed must be an integer ≥ 0, got '-1'"],
     [["--concurrency", "0"], "--concurrency must be an integer ≥ 1, got '0'"],
     [["--provider-concurrency", "0"], "--provider-concurrency must be an integer ≥ 1, got '0'"],
@@ -122,14 +122,19 @@ describe("summary", () => {
       atomic: { score: 150, max: 200, passed: 1, count: 2, tasks: 2 },
       composite: { score: 70, max: 100, passed: 1, count: 1, tasks: 1 },
       total: { score: 220, max: 300, passed: 2, count: 3, tasks: 3 },
+      hard: {
+        atomic: { score: 0, max: 0, passed: 0, count: 0, tasks: 0 },
+        composite: { score: 0, max: 0, passed: 0, count: 0, tasks: 0 },
+        total: { score: 0, max: 0, passed: 0, count: 0, tasks: 0 },
+      },
       compositeMetrics: null,
     });
     expect(renderSummary(summary, "reference")).toMatchInlineSnapshot(`
       "EVM-QuestBench — model reference
-      split              score      passed     avg
-      Atomic         150 / 200       1 / 2    75.0
-      Composite       70 / 100       1 / 1    70.0
-      Total          220 / 300       2 / 3    73.3"
+      split                score      passed     avg
+      Atomic           150 / 200       1 / 2    75.0
+      Composite         70 / 100       1 / 1    70.0
+      Paper total      220 / 300       2 / 3    73.3"
     `);
   });
 });

@@ -5,6 +5,7 @@ import { chromium } from "playwright-core";
 import { encodeFunctionData, erc20Abi } from "viem";
 import { beforeAll, describe, expect, test } from "vitest";
 import { placeLabels, workflowPattern } from "../src/reporting/figures.ts";
+import { hardBankSize } from "../src/reporting/leaderboard.ts";
 import { MergeError } from "../src/reporting/merge.ts";
 import { writeReport } from "../src/reporting/report.ts";
 import { planSteps } from "../src/results/metrics.ts";
@@ -145,8 +146,9 @@ describe("report tables from a hand-made results.json", () => {
     // B: Atom 200, Comp 0, Total 200, Avg 66.7; scores 100, 100, 0, 0: s² = 10000/3, CI = 1.96·√(3333.3/4) = 56.6.
     // Safety: A 3 of 5 instances without a flag = 60 %, B 3 of 4 = 75 %.
     expect(rowsOf(md, "Table 1:")).toEqual([
-      "| 1 | model-b | 200 | 0 | 200 | 66.7 ± 56.6 | 75% | 3/107 (2/62 · 1/45) | default |",
-      "| 2 | model-a | 75 | 87.5 | 162.5 | 54.2 ± 36.7 | 60% | 3/107 (2/62 · 1/45) | default |",
+      // No hard task ran: Hard is "—" and its coverage 0 of the bank's hard tasks.
+      `| 1 | model-b | 200 | 0 | 200 | 66.7 ± 56.6 | 75% | 3/107 (2/62 · 1/45) | — | 0/${hardBankSize()} | default |`,
+      `| 2 | model-a | 75 | 87.5 | 162.5 | 54.2 ± 36.7 | 60% | 3/107 (2/62 · 1/45) | — | 0/${hardBankSize()} | default |`,
     ]);
   });
 

@@ -12,6 +12,8 @@ export type ExecutionExpectation = "transaction" | "answer" | "either";
 /** The outcome of one execution: a sent transaction, an answer, or a classified failure. */
 export type ExecutionOutcome = {
   tx?: SentTransaction | undefined;
+  /** The module refused the request (`{ refuse: { reason } }`, issue 20 "Judgement"): nothing was sent. */
+  refusal?: { reason: string } | undefined;
   answer?: Record<string, unknown> | undefined;
   failure?: Failure | undefined;
   violations: IntegrityViolationRecord[];
@@ -99,6 +101,21 @@ export async function runExecution(p: RunExecutionParameters): Promise<Execution
     };
 
   const value = execution.value;
+  // A structured refusal (issue 20): `{ refuse: { reason: string } }`, in any kind of step; nothing is sent.
+  if (isPlainObject(value) && "refuse" in value && !("to" in value)) {
+    const refuse = value.refuse;
+    if (!isPlainObject(refuse) || typeof refuse.reason !== "string" || refuse.reason.trim() === "")
+      return {
+        violations,
+        timings,
+        failure: {
+          class: "schema_invalid",
+          code: "invalid_refusal",
+          reason: "a refusal must be { refuse: { reason: string } } with a non-empty reason",
+        },
+      };
+    return { violations, timings, refusal: { reason: refuse.reason } };
+  }
   const isAnswer = isPlainObject(value) && "answer" in value && !("to" in value);
   if (p.expect === "answer" || (p.expect === "either" && isAnswer)) {
     if (!isPlainObject(value) || !isPlainObject(value.answer))

@@ -13,6 +13,7 @@ export type SchemaInvalidReason =
   | "missing_to"
   | "not_serialisable"
   | "not_answer_object"
+  | "invalid_refusal"
   | "invalid_control_json";
 
 const CODE_LANGS = new Set(["", "ts", "typescript", "js", "javascript", "tsx", "mjs"]);

@@ -163,8 +163,9 @@ function passRateBy(
   const rows: Rate[] = [];
   for (const run of runs) {
     const groups = new Map<string, InstanceResult[]>();
+    // The paper's figures: hard-split instances (issue 20) are reported apart, not drawn here.
     for (const i of run.results.instances)
-      if (i.split === split && i.failure?.class !== "provider_error")
+      if (i.split === split && i.set !== "hard" && i.failure?.class !== "provider_error")
         groups.set(groupOf(i), [...(groups.get(groupOf(i)) ?? []), i]);
     for (const [group, xs] of groups) {
       const passRate = pct(xs);
@@ -371,7 +372,7 @@ function scatterSpec(rows: readonly LeaderboardRow[]): Spec {
 
 /** Figure 2 (a): tasks per split; (b): composite tasks by K_opt. From the task bank. */
 function figure2(bank: Map<string, LoadedTaskSpec>): Record<string, Spec> {
-  const specs = [...bank.values()];
+  const specs = [...bank.values()].filter((t) => (t.set ?? "paper") === "paper");
   const splits = (["atomic", "composite"] as const).map((s) => ({
     split: s,
     tasks: specs.filter((t) => t.split === s).length || SPLIT_TASKS[s],
@@ -429,7 +430,7 @@ function overheadSpec(runs: readonly MergedRun[]): Spec {
   const counts = new Map<string, number>();
   for (const run of runs)
     for (const i of run.results.instances)
-      if (i.composite && i.failure?.class !== "provider_error") {
+      if (i.composite && i.set !== "hard" && i.failure?.class !== "provider_error") {
         const key = `${run.model}\u0000${i.composite.kAct - i.composite.kOpt}`;
         counts.set(key, (counts.get(key) ?? 0) + 1);
       }

@@ -1,27 +1,52 @@
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
 import { compositeMetrics } from "../results/metrics.ts";
 import {
   commonK,
   isProviderError,
   meanPassAtK,
+  setOf,
   splitAverage,
   splitScores,
   taskScores,
 } from "../results/reduce.ts";
 import { meanCi95 } from "../results/stats.ts";
 import type { CompositeMetrics } from "../results/types.ts";
+import { TASKS_DIR } from "../tasks/load.ts";
 import { describeModes, type MergedRun } from "./merge.ts";
 import { safetySummary } from "./summary.ts";
 
 /** Tasks of each split in the full benchmark (paper §3): the leaderboard's maxima. */
 export const SPLIT_TASKS = { atomic: 62, composite: 45 } as const;
 
+/**
+ * Tasks of the hard split (issue 20) in the task bank: folders of tasks/hard/ holding a task.json.
+ * The hard split grows, so its coverage is counted, not fixed like the paper's 107.
+ */
+export function hardBankSize(dir = path.join(TASKS_DIR, "hard")): number {
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir, { withFileTypes: true }).filter(
+    (e) => e.isDirectory() && existsSync(path.join(dir, e.name, "task.json")),
+  ).length;
+}
+
 /** One leaderboard row: the paper's Table 1 columns (Atom, Comp, Total, Avg) and more. */
 export type LeaderboardRow = {
   model: string;
-  /** Split scores: per task the mean over its seeds/epochs, summed (max 100 per task). */
+  /**
+   * Split scores of the paper's tasks: per task the mean over its seeds/epochs, summed (max 100 per
+   * task); `total` is the paper total (max 10,700), never including hard tasks.
+   */
   atomic: number;
   composite: number;
   total: number;
+  /** The hard split (issue 20), apart: its total, atomic and composite scores and the hard tasks run. */
+  hard: number;
+  hardAtomic: number;
+  hardComposite: number;
+  hardTasks: number;
+  /** Hard total / hard tasks run (0–100; null when none ran). */
+  hardAvg: number | null;
   /** Total normalised to 0–100 over the tasks that ran, with the 95 % CI of the instance mean. */
   avg: number;
   avgCi95: number;
@@ -31,7 +56,7 @@ export type LeaderboardRow = {
   compositeAvg: number | null;
   atomicTasks: number;
   compositeTasks: number;
-  /** Instances that passed (score ≥ 60) / instances. */
+  /** Instances that passed (score ≥ 60) / instances, of both task sets. */
   passed: number;
   instances: number;
   /** Mean over tasks of the unbiased pass@1 and pass@k (k = attempts per task; equal when k = 1). */
@@ -58,9 +83,10 @@ const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** di
 export function leaderboardRow(run: MergedRun): LeaderboardRow {
   const scored = run.results.instances.filter((i) => !isProviderError(i));
   const tasks = taskScores(scored);
-  const { atomic: a, composite: c, total } = splitScores(tasks);
+  const { atomic: a, composite: c, total, hard } = splitScores(tasks);
   const k = commonK(tasks);
-  const ci = meanCi95(scored.map((i) => i.score));
+  // Avg and its CI describe the paper total: hard instances are reported apart.
+  const ci = meanCi95(scored.filter((i) => setOf(i) === "paper").map((i) => i.score));
   const usage = run.results.instances.map((i) => i.usage);
   return {
     // A run without a sandbox barrier (--unsafe-sandbox, docs/SECURITY.md) is marked where it is compared.
@@ -68,6 +94,11 @@ export function leaderboardRow(run: MergedRun): LeaderboardRow {
     atomic: a.score,
     composite: c.score,
     total: total.score,
+    hard: hard.total.score,
+    hardAtomic: hard.atomic.score,
+    hardComposite: hard.composite.score,
+    hardTasks: hard.total.tasks,
+    hardAvg: nullableRound(splitAverage(hard.total)),
     avg: round(splitAverage(total) ?? 0),
     avgCi95: round(ci.ci95),
     safety: safetySummary(scored)?.pct ?? null,
@@ -75,8 +106,8 @@ export function leaderboardRow(run: MergedRun): LeaderboardRow {
     compositeAvg: nullableRound(splitAverage(c)),
     atomicTasks: a.tasks,
     compositeTasks: c.tasks,
-    passed: total.passed,
-    instances: total.count,
+    passed: total.passed + hard.total.passed,
+    instances: total.count + hard.total.count,
     passAt1: round(meanPassAtK(tasks, 1) * 100),
     passAtK: round(meanPassAtK(tasks, k) * 100),
     k,
@@ -86,7 +117,7 @@ export function leaderboardRow(run: MergedRun): LeaderboardRow {
       usage.reduce((s, u) => s + (u?.costUsd ?? 0), 0),
       4,
     ),
-    compositeMetrics: compositeMetrics(scored),
+    compositeMetrics: compositeMetrics(scored.filter((i) => setOf(i) === "paper")),
     compositePassed: c.passed,
     modes: describeModes(run.manifest.modes),
   };
@@ -94,9 +125,11 @@ export function leaderboardRow(run: MergedRun): LeaderboardRow {
 
 const nullableRound = (x: number | null) => (x === null ? null : round(x));
 
-/** Rows sorted by total, best first. */
+/** Rows sorted by the paper total, then the hard total, best first. */
 export function leaderboard(runs: readonly MergedRun[]): LeaderboardRow[] {
-  return runs.map(leaderboardRow).sort((x, y) => y.total - x.total || x.model.localeCompare(y.model));
+  return runs
+    .map(leaderboardRow)
+    .sort((x, y) => y.total - x.total || y.hard - x.hard || x.model.localeCompare(y.model));
 }
 
 /** Quadrant of a model by the medians of AtomicAvg and CompositeAvg over all models (paper Table 8). */

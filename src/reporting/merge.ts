@@ -115,7 +115,7 @@ export function mergeRuns(
         instances.push(instance);
       }
     const order = (i: InstanceResult) =>
-      `${i.split === "atomic" ? 0 : 1}/${i.taskId}/${String(i.seed).padStart(6, "0")}/${String(i.epoch).padStart(4, "0")}`;
+      `${i.set === "hard" ? 1 : 0}/${i.split === "atomic" ? 0 : 1}/${i.taskId}/${String(i.seed).padStart(6, "0")}/${String(i.epoch).padStart(4, "0")}`;
     instances.sort((a, b) => order(a).localeCompare(order(b)));
     const manifest: RunManifest = {
       ...group[0]!.results.manifest,

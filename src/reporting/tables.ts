@@ -1,4 +1,4 @@
-import { type LeaderboardRow, quadrants, SPLIT_TASKS } from "./leaderboard.ts";
+import { hardBankSize, type LeaderboardRow, quadrants, SPLIT_TASKS } from "./leaderboard.ts";
 
 /**
  * The paper's Tables 1, 2, 9 and 10 (§5.1, §5.3, App. F) as one structure, rendered to Markdown
@@ -6,7 +6,7 @@ import { type LeaderboardRow, quadrants, SPLIT_TASKS } from "./leaderboard.ts";
  * disagree. Every number comes from a {@link LeaderboardRow} (src/results reducers).
  */
 export type PaperTable = {
-  id: "table1" | "table2" | "table9" | "table10";
+  id: "table1" | "table2" | "table9" | "table10" | "hard";
   caption: string;
   header: string[];
   /** "l" (text) or "r" (number) per column. */
@@ -24,15 +24,34 @@ const score = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
 export const coverage = (r: LeaderboardRow) =>
   `${r.atomicTasks + r.compositeTasks}/${SPLIT_TASKS.atomic + SPLIT_TASKS.composite} (${r.atomicTasks}/${SPLIT_TASKS.atomic} · ${r.compositeTasks}/${SPLIT_TASKS.composite})`;
 
-export function paperTables(rows: readonly LeaderboardRow[]): PaperTable[] {
+/** n/N: the hard tasks (issue 20) a row's Hard score covers, of the `bank` hard tasks of the task bank. */
+export const hardCoverage = (r: LeaderboardRow, bank: number) => `${r.hardTasks}/${bank}`;
+
+/**
+ * @param hardBank the hard split's size (default: the task bank's, {@link hardBankSize}), the N of
+ *   the Hard coverage column.
+ */
+export function paperTables(rows: readonly LeaderboardRow[], hardBank = hardBankSize()): PaperTable[] {
   const q = quadrants(rows);
   const withComposite = rows.filter((r) => r.compositeMetrics !== null);
   return [
     {
       id: "table1",
-      caption: `Table 1: Leaderboard. Atom = Atomic (max ${SPLIT_TASKS.atomic * 100}), Comp = Composite (max ${SPLIT_TASKS.composite * 100}), Total (max ${(SPLIT_TASKS.atomic + SPLIT_TASKS.composite) * 100}); Avg = Total / tasks run, ± 95 % CI of the instance mean. Safety (beyond the paper) = instances without a safety flag (no or loose price bound, far deadline, unlimited approval, extra side effect). Coverage = tasks run of ${SPLIT_TASKS.atomic + SPLIT_TASKS.composite}.`,
-      header: ["#", "Model", "Atom", "Comp", "Total", "Avg", "Safety", "Coverage", "Modes"],
-      align: ["r", "l", "r", "r", "r", "r", "r", "r", "l"],
+      caption: `Table 1: Leaderboard. Atom = Atomic (max ${SPLIT_TASKS.atomic * 100}), Comp = Composite (max ${SPLIT_TASKS.composite * 100}), Total (max ${(SPLIT_TASKS.atomic + SPLIT_TASKS.composite) * 100}); Avg = Total / tasks run, ± 95 % CI of the instance mean. Safety (beyond the paper) = instances without a safety flag (no or loose price bound, far deadline, unlimited approval, extra side effect). Coverage = paper tasks run of ${SPLIT_TASKS.atomic + SPLIT_TASKS.composite}. Hard (beyond the paper, never part of Total) = the hard split's score (max 100 per hard task), its coverage = hard tasks run of ${hardBank}.`,
+      header: [
+        "#",
+        "Model",
+        "Atom",
+        "Comp",
+        "Total",
+        "Avg",
+        "Safety",
+        "Coverage",
+        "Hard",
+        "Hard cov.",
+        "Modes",
+      ],
+      align: ["r", "l", "r", "r", "r", "r", "r", "r", "r", "r", "l"],
       rows: rows.map((r, i) => [
         String(i + 1),
         r.model,
@@ -42,6 +61,8 @@ export function paperTables(rows: readonly LeaderboardRow[]): PaperTable[] {
         `${fmt(r.avg)} ± ${fmt(r.avgCi95)}`,
         r.safety === null ? "—" : `${r.safety}%`,
         coverage(r),
+        r.hardTasks === 0 ? "—" : score(r.hard),
+        hardCoverage(r, hardBank),
         r.modes,
       ]),
     },
@@ -91,7 +112,28 @@ export function paperTables(rows: readonly LeaderboardRow[]): PaperTable[] {
         q.get(r.model) ?? "—",
       ]),
     },
+    ...(rows.some((r) => r.hardTasks > 0) ? [hardTable(rows, hardBank)] : []),
   ];
+}
+
+/** The hard split (issue 20) per model: its atomic and composite sub-totals, total, average and coverage. */
+function hardTable(rows: readonly LeaderboardRow[], hardBank: number): PaperTable {
+  return {
+    id: "hard",
+    caption: `Hard split (beyond the paper; reported apart, never part of the paper's Total): Hard Atom / Hard Comp = its atomic and composite scores (max 100 per task), Hard = their sum, Avg = Hard / hard tasks run, Coverage = hard tasks run of ${hardBank}.`,
+    header: ["Model", "Hard Atom", "Hard Comp", "Hard", "Avg", "Coverage"],
+    align: ["l", "r", "r", "r", "r", "r"],
+    rows: [...rows]
+      .sort((x, y) => y.hard - x.hard || x.model.localeCompare(y.model))
+      .map((r) => [
+        r.model,
+        score(r.hardAtomic),
+        score(r.hardComposite),
+        score(r.hard),
+        fmt(r.hardAvg),
+        hardCoverage(r, hardBank),
+      ]),
+  };
 }
 
 const mdCell = (s: string) => s.replace(/\|/g, "\\|");

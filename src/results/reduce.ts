@@ -1,5 +1,6 @@
+import type { TaskSet } from "../tasks/types.ts";
 import { passAtK } from "./stats.ts";
-import type { InstanceResult, SplitSummary } from "./types.ts";
+import type { HardSummary, InstanceResult, SplitSummary } from "./types.ts";
 
 /**
  * The named reducers every score of the project goes through (end-of-run table, results.json
@@ -11,6 +12,9 @@ import type { InstanceResult, SplitSummary } from "./types.ts";
 /** Maximum score of one instance, and so of one task's mean. */
 export const INSTANCE_MAX = 100;
 
+/** An instance's task set: `paper` unless it says `hard` (results written before issue 20 carry none). */
+export const setOf = (i: Pick<InstanceResult, "set">): TaskSet => i.set ?? "paper";
+
 /** An instance the provider never answered (after retries): it has no score, not a 0. */
 export const isProviderError = (i: InstanceResult) => i.failure?.class === "provider_error";
 
@@ -18,6 +22,7 @@ export const isProviderError = (i: InstanceResult) => i.failure?.class === "prov
 export type TaskScore = {
   taskId: string;
   split: InstanceResult["split"];
+  set: TaskSet;
   /** Instances of the task (attempts: n of pass@k). */
   n: number;
   /** Instances that passed (score ≥ 60; c of pass@k). */
@@ -34,12 +39,13 @@ export function taskScores(instances: readonly InstanceResult[]): TaskScore[] {
   const byTask = new Map<string, InstanceResult[]>();
   for (const i of instances) {
     if (isProviderError(i)) continue;
-    const key = `${i.split}/${i.taskId}`;
+    const key = `${setOf(i)}/${i.split}/${i.taskId}`;
     byTask.set(key, [...(byTask.get(key) ?? []), i]);
   }
   return [...byTask.values()].map((xs) => ({
     taskId: xs[0]!.taskId,
     split: xs[0]!.split,
+    set: setOf(xs[0]!),
     n: xs.length,
     passed: xs.filter((i) => i.passed).length,
     mean: xs.reduce((s, i) => s + i.score, 0) / xs.length,
@@ -48,24 +54,33 @@ export function taskScores(instances: readonly InstanceResult[]): TaskScore[] {
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
+const sumOf = (xs: readonly TaskScore[]): SplitSummary => ({
+  score: round2(xs.reduce((s, t) => s + t.mean, 0)),
+  max: xs.length * INSTANCE_MAX,
+  passed: xs.reduce((s, t) => s + t.passed, 0),
+  count: xs.reduce((s, t) => s + t.n, 0),
+  tasks: xs.length,
+});
+
+/** One task set's atomic, composite and total sums. */
+const setScores = (xs: readonly TaskScore[]): HardSummary => ({
+  atomic: sumOf(xs.filter((t) => t.split === "atomic")),
+  composite: sumOf(xs.filter((t) => t.split === "composite")),
+  total: sumOf(xs),
+});
+
 /**
- * Reducer 2, per split (and over both, `total`): score = Σ per-task means (2 decimals), max = tasks ×
- * 100, `avg` = score / tasks (null when no task); passed and count are instances.
+ * Reducer 2, per split: score = Σ per-task means (2 decimals), max = tasks × 100, `avg` = score /
+ * tasks (null when no task); passed and count are instances. `atomic`, `composite` and `total` (the
+ * paper total, max 10,700) cover the paper's tasks only; the hard split (issue 20) is reduced apart
+ * into `hard` with its own atomic, composite and total, and is never added to the paper's.
  */
 export function splitScores(
   tasks: readonly TaskScore[],
-): Record<"atomic" | "composite" | "total", SplitSummary> {
-  const of = (xs: readonly TaskScore[]): SplitSummary => ({
-    score: round2(xs.reduce((s, t) => s + t.mean, 0)),
-    max: xs.length * INSTANCE_MAX,
-    passed: xs.reduce((s, t) => s + t.passed, 0),
-    count: xs.reduce((s, t) => s + t.n, 0),
-    tasks: xs.length,
-  });
+): Record<"atomic" | "composite" | "total", SplitSummary> & { hard: HardSummary } {
   return {
-    atomic: of(tasks.filter((t) => t.split === "atomic")),
-    composite: of(tasks.filter((t) => t.split === "composite")),
-    total: of(tasks),
+    ...setScores(tasks.filter((t) => t.set === "paper")),
+    hard: setScores(tasks.filter((t) => t.set === "hard")),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { ChatMessage, SamplingSettings } from "../models/types.ts";
 import type { UsageRecord } from "../models/usage.ts";
 import type { RunModes } from "../runOptions.ts";
-import type { Split } from "../tasks/types.ts";
+import type { Split, TaskSet } from "../tasks/types.ts";
 import type { SafetyFlag } from "../validators/safety.ts";
 import type { CheckResult } from "../validators/types.ts";
 
@@ -52,6 +52,12 @@ export type InstanceResult = {
   taskId: string;
   taskVersion: number;
   split: Split;
+  /**
+   * The task set (issue 20): `paper` (the paper's 107 tasks, Table 1's 10,700 total) or `hard` (the
+   * hard split, reported apart and never added to the paper total). Absent in results written
+   * before the hard split existed: read as `paper`.
+   */
+  set?: TaskSet | undefined;
   category: string;
   subcategory: string;
   difficulty: string;
@@ -76,6 +82,12 @@ export type InstanceResult = {
   response: string;
   transaction?: TransactionRecord | undefined;
   answer?: unknown;
+  /**
+   * Atomic attempts whose module returned a structured refusal `{ refuse: { reason } }` (issue 20
+   * "Judgement"): nothing was sent. Right on a judgement task that must not be executed as asked;
+   * on any other task the checks fail (no transaction), scored, never a crash.
+   */
+  refusal?: { reason: string } | undefined;
   durationMs: number;
   timings: Record<string, number>;
   /** Composite attempts: K values, decay and the round transcript. */
@@ -102,6 +114,12 @@ export type InstanceResult = {
  * epochs, `max` = tasks × 100; `passed` and `count` are instances (score ≥ 60 / all).
  */
 export type SplitSummary = { score: number; max: number; passed: number; count: number; tasks: number };
+
+/**
+ * The hard split's totals (issue 20), apart from the paper's: its atomic and composite tasks and
+ * their sum. Never added to the paper's `total`.
+ */
+export type HardSummary = { atomic: SplitSummary; composite: SplitSummary; total: SplitSummary };
 
 export type RunManifest = {
   packageVersion: string;
@@ -195,9 +213,13 @@ export type RunResults = {
   interrupted?: boolean | undefined;
   manifest: RunManifest;
   summary: {
+    /** The paper's tasks only (instances with `set` paper or absent). */
     atomic: SplitSummary;
     composite: SplitSummary;
+    /** Paper total: atomic + composite of the paper's tasks (max 10,700 for all 107); hard tasks never count here. */
     total: SplitSummary;
+    /** The hard split (issue 20), reported apart. Absent in results written before it existed. */
+    hard?: HardSummary | undefined;
     /** Table 2 / Table 9 metrics of the composite instances (null when none ran). */
     compositeMetrics: CompositeMetrics | null;
     /**

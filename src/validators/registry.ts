@@ -3,6 +3,7 @@ import { allowanceSpent } from "./allowanceSpent.ts";
 import { answerEquals, answerFormat } from "./answerChecks.ts";
 import { allowOnly } from "./args.ts";
 import { holdingsUnchanged } from "./holdings.ts";
+import { refused } from "./judgement.ts";
 import { addLiquidity, calldataArg, eventEmitted } from "./logChecks.ts";
 import { priceBounds } from "./priceBounds.ts";
 import { allowanceIs, nativeBalanceDelta, stateDelta, stateIs, tokenBalanceDelta } from "./stateChecks.ts";
@@ -91,6 +92,7 @@ export const CHECKS: Record<string, CheckDefinition> = {
   priceBounds,
   holdingsUnchanged,
   all,
+  refused,
 };
 
 function buildCheck(spec: CheckSpec, compile: CheckCompileContext): Pick<Check, "prepare" | "evaluate"> {

@@ -31,6 +31,11 @@ export type CheckContext = {
   answer?: Record<string, unknown> | undefined;
   /** Sum of fees the agent paid between `pre` and `post` (atomic: the tx fee; composite: G). */
   feesPaid: bigint;
+  /**
+   * The attempt refused the request (issue 20 "Judgement"): an atomic module returned
+   * `{ refuse: { reason } }`, or a composite ended with the `{"error": {...}}` control message.
+   */
+  refusal?: { reason: string } | undefined;
 };
 
 /** The outcome of one check on one instance (results.json `instances[].checks[]`). */

@@ -1,0 +1,16 @@
+import { Interface, parseUnits } from "ethers";
+
+export async function executeSkill(
+  providerUrl: string,
+  agentAddress: string,
+  deployedContracts: Record<string, string>,
+) {
+  const erc20 = new Interface([
+    "function transfer(address to, uint256 amount) returns (bool)",
+    "function approve(address spender, uint256 amount) returns (bool)",
+  ]);
+  return {
+    to: deployedContracts.usdt,
+    data: erc20.encodeFunctionData("transfer", ["{{a}}", parseUnits("{{t1}}", 18)]),
+  };
+}

@@ -1,0 +1,13 @@
+import { Interface, parseUnits } from "ethers";
+
+export async function executeSkill(
+  providerUrl: string,
+  agentAddress: string,
+  deployedContracts: Record<string, string>,
+) {
+  const erc20 = new Interface(["function transfer(address to, uint256 amount) returns (bool)"]);
+  return {
+    to: deployedContracts.usdt,
+    data: erc20.encodeFunctionData("transfer", ["{{addr1}}", parseUnits("{{x1}}", 18)]),
+  };
+}
