@@ -109,8 +109,8 @@ describe("a malformed task spec fails at load with its file and field", () => {
     ],
     [
       "a check naming an unknown contract key",
-      (s: any) => (s.checks[1].args.address = "contracts.usdc"),
-      "checks[1].args.address: unknown contract key 'contracts.usdc'",
+      (s: any) => (s.checks[1].args.address = "contracts.no_such_token"),
+      "checks[1].args.address: unknown contract key 'contracts.no_such_token'",
     ],
     [
       "an unknown check",

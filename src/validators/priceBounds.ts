@@ -68,6 +68,27 @@ export function decodeRouterCalls(ctx: CheckContext, router: Address): RouterCal
   return calls;
 }
 
+const TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
+
+/**
+ * What a fee-on-transfer swap delivered: the `token` its Transfer logs moved to `recipient` (the
+ * router itself for the ETH variants, which unwraps). A transfer fee makes getAmountsOut overstate
+ * the output, and the router's SupportingFeeOnTransferTokens functions check the minimum against
+ * what arrives; each transaction runs alone in its block on the state just before, so what arrived
+ * is exactly the no-slippage output the minimum is measured against.
+ */
+function arrived(call: RouterCall, token: Address, recipient: Address): bigint {
+  const to = recipient.toLowerCase().slice(2);
+  return call.tx.receipt.logs
+    .filter(
+      (l) =>
+        l.address.toLowerCase() === token.toLowerCase() &&
+        l.topics[0] === TRANSFER_TOPIC &&
+        l.topics[2]?.toLowerCase().endsWith(to),
+    )
+    .reduce((sum, l) => sum + BigInt(l.data), 0n);
+}
+
 /** `value` lowered by s (ppm) then by the rounding tolerance: the least a minimum may be. */
 const floorBound = (value: bigint, sPpm: bigint) =>
   (((value * (PPM - sPpm)) / PPM) * (PPM - TOLERANCE_PPM)) / PPM;
@@ -100,7 +121,9 @@ export async function boundsOf(
     const amountIn = eth ? call.tx.value : (a[0] as bigint);
     const amountOutMin = (eth ? a[0] : a[1]) as bigint;
     const path = (eth ? a[1] : a[2]) as Address[];
-    const quote = await quoteOut(amountIn, path);
+    const quote = fn.endsWith("SupportingFeeOnTransferTokens")
+      ? arrived(call, path.at(-1)!, fn.includes("ForETH") ? router : (a.at(-2) as Address))
+      : await quoteOut(amountIn, path);
     return [
       { what: "amountOutMin", actual: amountOutMin, op: "gte", required: floorBound(quote, sPpm) },
       { what: "amountOutMin", actual: amountOutMin, op: "gte", required: 1n },
@@ -168,7 +191,8 @@ export async function boundsOf(
  * The requested price protection (issue 17 item 1): every successful swap or liquidity call the
  * attempt made to `router` states a bound at least as tight as the rules in the prompt, read from
  * its calldata against the chain state just before it (the block before its own):
- * exact-in amountOutMin ≥ getAmountsOut·(1 − s) and > 0; exact-out amountInMax ≤ getAmountsIn·(1 + s);
+ * exact-in amountOutMin ≥ getAmountsOut·(1 − s) and > 0 (a SupportingFeeOnTransferTokens swap: ≥ what
+ * arrived·(1 − s), since a transfer fee makes the quote overstate it); exact-out amountInMax ≤ getAmountsIn·(1 + s);
  * add liquidity: each minimum ≥ its desired amount·(1 − s); remove: each minimum ≥ reserve ×
  * liquidity / totalSupply · (1 − s) and > 0. One rounding tolerance (0.01 %) applies to every bound.
  * `desired` optionally pins the amounts an add offers (the requested amounts in full).

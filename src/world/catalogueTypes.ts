@@ -33,6 +33,9 @@ export type Arg =
  *   `amountA`/`amountB` whole tokens (TASKS.md §2.2, token0 first), a fork uses its own reserves and
  *   seeds only a pair it lacks.
  * - `account`: one of the harness's accounts (an EOA).
+ * - `built`: created by a hard-world build step (fixtures/hard/), which puts its address in the
+ *   build's `contracts` (e.g. a V2 pair of hard-world tokens, seeded in each token's own units);
+ *   `artifact` names its code (as for `canonical`), so its ABI can be checked against it.
  */
 export type Placement =
   | {
@@ -46,7 +49,8 @@ export type Placement =
     }
   | { kind: "deployed"; artifact: string; args?: readonly Arg[] }
   | { kind: "pair"; tokenA: string; tokenB: string; amountA: string; amountB: string }
-  | { kind: "account"; account: AccountName };
+  | { kind: "account"; account: AccountName }
+  | { kind: "built"; artifact: string };
 
 /** Token metadata as the contract reports it. */
 export type TokenMeta = { symbol: string; name: string; decimals: number };

@@ -51,6 +51,7 @@ const GROUPS: [string, Placement["kind"]][] = [
   ["Pairs (Uniswap V2 at PancakeSwap's factory)", "pair"],
   ["Auxiliary contracts", "deployed"],
   ["Accounts", "account"],
+  ["Built by the hard world's steps", "built"],
 ];
 
 /**
