@@ -14,6 +14,7 @@ import {
   type CheckDefinition,
   defineCheck,
 } from "./types.ts";
+import { v3PriceBounds } from "./v3Bounds.ts";
 
 /**
  * `all`: one weighted check that holds iff every sub-check holds (a ★ effect often has two parts,
@@ -91,6 +92,7 @@ export const CHECKS: Record<string, CheckDefinition> = {
   priceBounds,
   holdingsUnchanged,
   all,
+  v3PriceBounds,
 };
 
 function buildCheck(spec: CheckSpec, compile: CheckCompileContext): Pick<Check, "prepare" | "evaluate"> {
