@@ -15,6 +15,7 @@ import {
   defineCheck,
 } from "./types.ts";
 import { v3PriceBounds } from "./v3Bounds.ts";
+import { v3BestQuote, v3Position } from "./v3Positions.ts";
 
 /**
  * `all`: one weighted check that holds iff every sub-check holds (a ★ effect often has two parts,
@@ -93,6 +94,8 @@ export const CHECKS: Record<string, CheckDefinition> = {
   holdingsUnchanged,
   all,
   v3PriceBounds,
+  v3Position,
+  v3BestQuote,
 };
 
 function buildCheck(spec: CheckSpec, compile: CheckCompileContext): Pick<Check, "prepare" | "evaluate"> {
