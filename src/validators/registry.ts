@@ -15,6 +15,8 @@ import {
   type CheckDefinition,
   defineCheck,
 } from "./types.ts";
+import { v3PriceBounds } from "./v3Bounds.ts";
+import { v3BestQuote, v3Position } from "./v3Positions.ts";
 
 /**
  * `all`: one weighted check that holds iff every sub-check holds (a ★ effect often has two parts,
@@ -93,6 +95,9 @@ export const CHECKS: Record<string, CheckDefinition> = {
   holdingsUnchanged,
   all,
   refused,
+  v3PriceBounds,
+  v3Position,
+  v3BestQuote,
 };
 
 function buildCheck(spec: CheckSpec, compile: CheckCompileContext): Pick<Check, "prepare" | "evaluate"> {

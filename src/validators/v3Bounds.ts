@@ -1,0 +1,250 @@
+import {
+  type Address,
+  decodeFunctionData,
+  decodeFunctionResult,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  parseAbi,
+} from "viem";
+import { toUnits } from "../expr/decimal.ts";
+import { evaluateExpr } from "../expr/expr.ts";
+import { exprArg, optionalExprArg } from "./args.ts";
+import type { Bound } from "./priceBounds.ts";
+import { scopeOf } from "./scopeOf.ts";
+import { type CheckContext, defineCheck, type SentTransaction } from "./types.ts";
+
+/** The original SwapRouter's swaps (v3-periphery 1.4.4: `deadline` inside each struct) and its batch. */
+const ROUTER_ABI = parseAbi([
+  "function exactInputSingle((address tokenIn, address tokenOut, uint24 fee, address recipient, uint256 deadline, uint256 amountIn, uint256 amountOutMinimum, uint160 sqrtPriceLimitX96) params)",
+  "function exactInput((bytes path, address recipient, uint256 deadline, uint256 amountIn, uint256 amountOutMinimum) params)",
+  "function exactOutputSingle((address tokenIn, address tokenOut, uint24 fee, address recipient, uint256 deadline, uint256 amountOut, uint256 amountInMaximum, uint160 sqrtPriceLimitX96) params)",
+  "function exactOutput((bytes path, address recipient, uint256 deadline, uint256 amountOut, uint256 amountInMaximum) params)",
+  "function multicall(bytes[] data)",
+]);
+
+/** The position manager's liquidity functions, with what each returns. */
+const POSITIONS_ABI = parseAbi([
+  "function mint((address token0, address token1, uint24 fee, int24 tickLower, int24 tickUpper, uint256 amount0Desired, uint256 amount1Desired, uint256 amount0Min, uint256 amount1Min, address recipient, uint256 deadline) params) payable returns (uint256 tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)",
+  "function increaseLiquidity((uint256 tokenId, uint256 amount0Desired, uint256 amount1Desired, uint256 amount0Min, uint256 amount1Min, uint256 deadline) params) payable returns (uint128 liquidity, uint256 amount0, uint256 amount1)",
+  "function decreaseLiquidity((uint256 tokenId, uint128 liquidity, uint256 amount0Min, uint256 amount1Min, uint256 deadline) params) payable returns (uint256 amount0, uint256 amount1)",
+  "function multicall(bytes[] data) payable returns (bytes[] results)",
+]);
+
+const QUOTER_ABI = parseAbi([
+  "function quoteExactInputSingle((address tokenIn, address tokenOut, uint256 amountIn, uint24 fee, uint160 sqrtPriceLimitX96) params) returns (uint256 amountOut, uint160 sqrtPriceX96After, uint32 initializedTicksCrossed, uint256 gasEstimate)",
+  "function quoteExactInput(bytes path, uint256 amountIn) returns (uint256 amountOut, uint160[] sqrtPriceX96AfterList, uint32[] initializedTicksCrossedList, uint256 gasEstimate)",
+  "function quoteExactOutputSingle((address tokenIn, address tokenOut, uint256 amount, uint24 fee, uint160 sqrtPriceLimitX96) params) returns (uint256 amountIn, uint160 sqrtPriceX96After, uint32 initializedTicksCrossed, uint256 gasEstimate)",
+  "function quoteExactOutput(bytes path, uint256 amountOut) returns (uint256 amountIn, uint160[] sqrtPriceX96AfterList, uint32[] initializedTicksCrossedList, uint256 gasEstimate)",
+]);
+
+const PPM = 1_000_000n;
+/** The single rounding tolerance of every price bound (tasks/README.md): 0.01 %. */
+const TOLERANCE_PPM = 100n;
+const floorBound = (value: bigint, sPpm: bigint) =>
+  (((value * (PPM - sPpm)) / PPM) * (PPM - TOLERANCE_PPM)) / PPM;
+const ceilBound = (value: bigint, sPpm: bigint) =>
+  (((value * (PPM + sPpm)) / PPM) * (PPM + TOLERANCE_PPM)) / PPM + 1n;
+
+/** One swap or liquidity call of the attempt (a multicall's inner calls each count), decoded. */
+type V3Call = { tx: SentTransaction; kind: "router" | "positions"; fn: string; params: any; data: Hex };
+
+function decodeCalls(ctx: CheckContext, router: Address, positions: Address | undefined): V3Call[] {
+  const calls: V3Call[] = [];
+  for (const tx of ctx.txs) {
+    if (tx.receipt.status !== "success" || !tx.to) continue;
+    const to = tx.to.toLowerCase();
+    const kind =
+      to === router.toLowerCase() ? "router" : to === positions?.toLowerCase() ? "positions" : null;
+    if (!kind) continue;
+    const abi = kind === "router" ? ROUTER_ABI : POSITIONS_ABI;
+    const visit = (data: Hex, depth: number) => {
+      let decoded: { functionName: string; args?: readonly unknown[] };
+      try {
+        decoded = decodeFunctionData({ abi, data }) as never;
+      } catch {
+        return; // refundETH, collect, unwrapWETH9, …: nothing to bound
+      }
+      if (decoded.functionName === "multicall") {
+        if (depth === 0) for (const inner of decoded.args![0] as Hex[]) visit(inner, 1);
+        return;
+      }
+      calls.push({ tx, kind, fn: decoded.functionName, params: decoded.args![0], data });
+    };
+    visit(tx.input, 0);
+  }
+  return calls;
+}
+
+/** The bounds one call states and what the rules require of them, read at the block before its own. */
+async function boundsOf(ctx: CheckContext, quoter: Address, call: V3Call, sPpm: bigint): Promise<Bound[]> {
+  const blockNumber = call.tx.receipt.blockNumber - 1n;
+  const p = call.params;
+  const quote = async (functionName: string, args: readonly unknown[]) => {
+    const { data } = await ctx.client.call({
+      to: quoter,
+      data: encodeFunctionData({ abi: QUOTER_ABI, functionName, args } as never),
+      blockNumber,
+    });
+    return (decodeFunctionResult({ abi: QUOTER_ABI, functionName, data: data! } as never) as bigint[])[0]!;
+  };
+  switch (call.fn) {
+    case "exactInputSingle":
+    case "exactInput": {
+      const q =
+        call.fn === "exactInput"
+          ? await quote("quoteExactInput", [p.path, p.amountIn])
+          : await quote("quoteExactInputSingle", [
+              {
+                tokenIn: p.tokenIn,
+                tokenOut: p.tokenOut,
+                amountIn: p.amountIn,
+                fee: p.fee,
+                sqrtPriceLimitX96: p.sqrtPriceLimitX96,
+              },
+            ]);
+      return [
+        {
+          what: `${call.fn} amountOutMinimum`,
+          actual: p.amountOutMinimum,
+          op: "gte",
+          required: floorBound(q, sPpm),
+        },
+        { what: `${call.fn} amountOutMinimum`, actual: p.amountOutMinimum, op: "gte", required: 1n },
+      ];
+    }
+    case "exactOutputSingle":
+    case "exactOutput": {
+      const q =
+        call.fn === "exactOutput"
+          ? await quote("quoteExactOutput", [p.path, p.amountOut])
+          : await quote("quoteExactOutputSingle", [
+              {
+                tokenIn: p.tokenIn,
+                tokenOut: p.tokenOut,
+                amount: p.amountOut,
+                fee: p.fee,
+                sqrtPriceLimitX96: p.sqrtPriceLimitX96,
+              },
+            ]);
+      return [
+        {
+          what: `${call.fn} amountInMaximum`,
+          actual: p.amountInMaximum,
+          op: "lte",
+          required: ceilBound(q, sPpm),
+        },
+      ];
+    }
+    default: {
+      // mint / increaseLiquidity / decreaseLiquidity: the same call with its minimums zeroed, run by
+      // the same sender with the same value at the block before, says what the pool would move.
+      const data = encodeFunctionData({
+        abi: POSITIONS_ABI,
+        functionName: call.fn,
+        args: [{ ...p, amount0Min: 0n, amount1Min: 0n }],
+      } as never);
+      const { data: out } = await ctx.client.call({
+        account: call.tx.receipt.from,
+        to: call.tx.to!,
+        data,
+        value: call.tx.value,
+        blockNumber,
+      });
+      const result = decodeFunctionResult({
+        abi: POSITIONS_ABI,
+        functionName: call.fn,
+        data: out!,
+      } as never) as bigint[];
+      const [amount0, amount1] = result.slice(-2) as [bigint, bigint];
+      return [
+        {
+          what: `${call.fn} amount0Min`,
+          actual: p.amount0Min,
+          op: "gte",
+          required: floorBound(amount0, sPpm),
+        },
+        {
+          what: `${call.fn} amount1Min`,
+          actual: p.amount1Min,
+          op: "gte",
+          required: floorBound(amount1, sPpm),
+        },
+      ];
+    }
+  }
+}
+
+/**
+ * V3 price protection (issue 20, the V3 counterpart of `priceBounds`): every successful swap the
+ * attempt sent to the V3 `router` (directly or inside `multicall`) states a bound at least as tight
+ * as the prompt's rule, against QuoterV2's quote at the block before it: exact-in amountOutMinimum ≥
+ * quote·(1 − s) and > 0, exact-out amountInMaximum ≤ quote·(1 + s); and every mint,
+ * increaseLiquidity or decreaseLiquidity sent to `positions` sets amount0Min/amount1Min ≥ what the
+ * same call with zero minimums would move at that block ·(1 − s). One rounding tolerance (0.01 %).
+ * At least one such call must have been made.
+ */
+export const v3PriceBounds = defineCheck({
+  description:
+    "Every V3 swap (router) and liquidity call (positions) of the attempt states a bound at least as tight as the prompt's rules (s = `slippagePct`, default 1), against QuoterV2 / a zero-minimum simulation at the block before it.",
+  args: {
+    router: { $ref: "#/definitions/expr", description: "the V3 SwapRouter address" },
+    quoter: { $ref: "#/definitions/expr", description: "the QuoterV2 address" },
+    positions: {
+      $ref: "#/definitions/expr",
+      description:
+        "the NonfungiblePositionManager address (its mint/increase/decrease calls are bounded too)",
+    },
+    slippagePct: {
+      $ref: "#/definitions/expr",
+      description: "s in percent (default 1, the benchmark's default)",
+    },
+  },
+  required: ["router", "quoter"],
+  example: { router: "contracts.v3_router", quoter: "contracts.v3_quoter", slippagePct: "0.5" },
+  build: (args, compile) => {
+    const router = exprArg(args, "router", compile);
+    const quoter = exprArg(args, "quoter", compile);
+    const positions = optionalExprArg(args, "positions", compile);
+    const slippage = optionalExprArg(args, "slippagePct", compile);
+    return {
+      async prepare(ctx) {
+        const scope = scopeOf(ctx);
+        const address = async (e: typeof router) => getAddress(String(await evaluateExpr(e, scope)));
+        return {
+          router: await address(router),
+          quoter: await address(quoter),
+          positions: positions ? await address(positions) : undefined,
+          sPpm: slippage ? toUnits(String(await evaluateExpr(slippage, scope)), 4) : 10_000n,
+        };
+      },
+      async evaluate(ctx, prepared) {
+        const p = prepared as { router: Address; quoter: Address; positions?: Address; sPpm: bigint };
+        const calls = decodeCalls(ctx, p.router, p.positions);
+        if (calls.length === 0) return { passed: false, detail: "no successful V3 swap or liquidity call" };
+        const problems: string[] = [];
+        const seen: string[] = [];
+        for (const call of calls) {
+          let bounds: Bound[];
+          try {
+            bounds = await boundsOf(ctx, p.quoter, call, p.sPpm);
+          } catch (error) {
+            problems.push(
+              `${call.fn}: no quote at the block before (${(error as Error).message.split("\n")[0]})`,
+            );
+            continue;
+          }
+          for (const b of bounds) {
+            const ok = b.op === "gte" ? b.actual >= b.required : b.actual <= b.required;
+            seen.push(`${b.what} ${b.actual} ${b.op === "gte" ? "≥" : "≤"} ${b.required}`);
+            if (!ok) problems.push(`${b.what} ${b.actual} ${b.op === "gte" ? "<" : ">"} ${b.required}`);
+          }
+        }
+        const sPct = Number(p.sPpm) / 10_000;
+        return problems.length
+          ? { passed: false, detail: `s = ${sPct} %: ${problems.join("; ")}` }
+          : { passed: true, detail: `s = ${sPct} %: ${seen.join("; ")}` };
+      },
+    };
+  },
+});
