@@ -44,6 +44,7 @@ export async function runBenchmark(options: RunOptions): Promise<RunBenchmarkRet
     ],
   });
   vitest.provide("questbench", options);
+  vitest.provide("questbenchCli", true);
   try {
     await vitest.start();
   } finally {
