@@ -3,7 +3,7 @@ import type { InlineConfig } from "vitest/node";
 import type { InstanceOutcome } from "../results/outcome.ts";
 import type { RunManifest } from "../results/types.ts";
 import type { RunOptions } from "../runOptions.ts";
-import { PROJECT_ROOT } from "../tasks/load.ts";
+import { PROJECT_ROOT } from "../tasks/files.ts";
 import type { ForkContext } from "../world/fork/boot.ts";
 
 declare module "vitest" {
