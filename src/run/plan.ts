@@ -7,8 +7,9 @@ import type { Split } from "../tasks/types.ts";
 /**
  * The task folders `--split` and `--tasks` name, checked from the index alone (src/tasks/files.ts), so
  * the questbench process refuses a bad selection before Vitest and Anvil start without loading the
- * validators. The run's worker selects again from the loaded tasks (selectTasks), which also refuses
- * a broken spec, an impossible `--sample` or `--nl-level`.
+ * validators (this module must not import src/tasks/load.ts). The run's worker selects again from
+ * the loaded tasks (selectTasks), which also refuses a broken spec, an impossible `--sample` or
+ * `--nl-level`.
  * @throws {UsageError} for an unknown `--tasks` id (with the closest one) or a `--split` no task has.
  */
 export function indexedSelection(index: readonly TaskEntry[], options: Pick<RunOptions, "split" | "tasks">) {
