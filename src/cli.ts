@@ -84,7 +84,7 @@ export async function runCli(argv: string[]): Promise<void> {
     // A missing API key or an unknown model fails here, before Vitest and Anvil start.
     const { checkRunModel } = await import("./models/checkRunModel.ts");
     for (const warning of checkRunModel(options)) console.warn(`questbench: warning: ${warning}`);
-    phase("cli: tasks loaded, model checked");
+    phase("cli: model checked");
     const { runBenchmark } = await import("./runBenchmark.ts");
     const { exitCode, results } = await runBenchmark(options);
     phase("cli: vitest closed");
