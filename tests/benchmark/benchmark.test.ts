@@ -1,16 +1,25 @@
 import { describe, inject, test } from "vitest";
+import { TaskSpecError } from "../../src/errors.ts";
 import { renderInstanceAnnotation } from "../../src/reporting/progress.ts";
 import { createRun } from "../../src/run/engine.ts";
 import { belowPassMark } from "../../src/run/passMark.ts";
+import { UsageError } from "../../src/runOptions.ts";
 import type { Lease } from "../../src/world/pool.ts";
 
 // The benchmark as Vitest tests: a thin shell over the run engine (src/run/engine.ts). Each planned
 // instance (task × epoch) is one concurrent test; its outcome goes to the reporter in `meta`.
-const options = inject("questbench");
-const run = createRun(options, inject("fork"));
-
 /** An instance left unscored or below the pass mark fails its test with one line, without stack frames. */
 const failure = (message: string) => Object.assign(new Error(message), { stack: `Error: ${message}` });
+
+const options = inject("questbench");
+// A broken task spec or an impossible selection (--sample, --nl-level) is bad input: one line.
+const run = (() => {
+  try {
+    return createRun(options, inject("fork"));
+  } catch (error) {
+    throw error instanceof TaskSpecError || error instanceof UsageError ? failure(error.message) : error;
+  }
+})();
 // Under plain Vitest an instance below the pass mark fails its test (never a plain ✓); the CLI marks it
 // ✗ in its own lines and keeps exit code 0 for any score (README "Exit codes").
 const failBelowPassMark = !inject("questbenchCli");
