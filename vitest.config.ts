@@ -30,7 +30,11 @@ export default defineConfig(({ mode }) => {
           },
         },
         {
-          test: { name: "benchmark", ...benchmarkTestConfig(options), provide: { questbench: options } },
+          test: {
+            name: "benchmark",
+            ...benchmarkTestConfig(options),
+            provide: { questbench: options, questbenchCli: false },
+          },
         },
       ],
     },

@@ -60,7 +60,7 @@ export function packageVersion(): string {
  */
 export async function runCli(argv: string[]): Promise<void> {
   phase("process start", performance.timeOrigin);
-  phase("cli: node + tsx + cli loaded");
+  phase("cli: node + vite runner + cli loaded");
   process.once("exit", () => phase("process exit"));
   try {
     if (argv.includes("--help") || argv.includes("-h")) {
@@ -74,18 +74,18 @@ export async function runCli(argv: string[]): Promise<void> {
     if (argv[0] === "world") return await serve(argv.slice(1));
     if (argv[0] === "report") return await report(argv.slice(1));
     const options = parseRunFlags(argv, optionsFromVariables());
-    // Fail fast on a bad spec or an unknown --tasks id, before Vitest and Anvil start.
-    const [{ loadTasks }, { selectTasks }] = await Promise.all([
-      import("./tasks/load.ts"),
-      import("./tasks/select.ts"),
+    // Fail fast on an unknown --tasks id or an empty --split, before Vitest and Anvil start, from the
+    // task folders alone: the worker loads (and refuses a broken spec among) the selected tasks.
+    const [{ taskIndex }, { indexedSelection }] = await Promise.all([
+      import("./tasks/files.ts"),
+      import("./run/plan.ts"),
     ]);
-    if (selectTasks(loadTasks(), options).length === 0)
-      throw new UsageError(`no task matches --split ${options.split}`);
-    phase("cli: tasks loaded and selected");
+    indexedSelection(taskIndex(), options);
+    phase("cli: task ids and split checked");
     // A missing API key or an unknown model fails here, before Vitest and Anvil start.
     const { checkRunModel } = await import("./models/checkRunModel.ts");
     for (const warning of checkRunModel(options)) console.warn(`questbench: warning: ${warning}`);
-    phase("cli: tasks loaded, model checked");
+    phase("cli: model checked");
     const { runBenchmark } = await import("./runBenchmark.ts");
     const { exitCode, results } = await runBenchmark(options);
     phase("cli: vitest closed");

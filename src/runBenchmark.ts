@@ -5,7 +5,7 @@ import { phase } from "./run/phases.ts";
 import { benchmarkTestConfig, QUESTBENCH_REPORTER } from "./run/vitest.ts";
 import { outDir, type RunOptions } from "./runOptions.ts";
 import { requireSandboxBarriers } from "./sandbox/requireBarriers.ts";
-import { PROJECT_ROOT } from "./tasks/load.ts";
+import { PROJECT_ROOT } from "./tasks/files.ts";
 
 export type RunBenchmarkReturnType = {
   /** The run's results.json, or undefined when no instance finished (e.g. a setup failure). */
@@ -44,6 +44,7 @@ export async function runBenchmark(options: RunOptions): Promise<RunBenchmarkRet
     ],
   });
   vitest.provide("questbench", options);
+  vitest.provide("questbenchCli", true);
   try {
     await vitest.start();
   } finally {

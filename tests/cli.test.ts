@@ -68,14 +68,16 @@ describe("npx questbench", () => {
   test("plain Vitest takes benchmark flags after -- and the model from QUESTBENCH_MODEL", async () => {
     const out = mkdtempSync(path.join(tmpdir(), "qb-vitest-"));
     const weak = `scripted:${scriptedDirOfCases("wrong_amount")}`;
-    await run(
+    // The weak answer scores below the pass mark, so its test fails (exit code 1, tests/run.test.ts).
+    const failed = await run(
       process.execPath,
       [vitestBin, "run", "--project", "benchmark", "--", "--tasks=bnb_transfer_basic", `--out=${out}`],
       {
         cwd: PROJECT_ROOT,
         env: { ...env, QUESTBENCH_MODEL: weak },
       },
-    );
+    ).catch((e) => e);
+    expect(failed.code).toBe(1);
     const results = readResults(out);
     expect(results.manifest.model).toBe(weak);
     expect(results.instances).toHaveLength(1);

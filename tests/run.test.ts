@@ -1,8 +1,11 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { describe, expect, test } from "vitest";
 import { modelSlug } from "../src/runOptions.ts";
+import { PROJECT_ROOT } from "../src/tasks/load.ts";
+import { scriptedDirOfCases } from "./helpers/cases.ts";
 import { projectCopy, questbench, readInstanceLines, readResults, tmp } from "./helpers/cli.ts";
 
 // The run engine end to end through the CLI: progress as instances finish, an interrupted run,
@@ -35,6 +38,53 @@ describe("progress without a terminal", () => {
     expect(seenBeforeEnd).toEqual([true, true, true]);
     // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for ANSI escapes.
     expect(r.stdout).not.toMatch(/\x1b\[/);
+  }, 240_000);
+});
+
+describe("an instance below the pass mark", () => {
+  test("fails its test under plain Vitest with its score and failed checks; the CLI shows ✗ and exits 0; both keep the result", async () => {
+    const model = `scripted:${scriptedDirOfCases("wrong_amount")}`;
+    const vitestOut = tmp("qb-below-vitest-");
+    const plain = await new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        [
+          path.join(PROJECT_ROOT, "node_modules/vitest/vitest.mjs"),
+          "run",
+          "--project",
+          "benchmark",
+          "--mode",
+          model,
+          "--",
+          "--tasks=bnb_transfer_basic",
+          `--out=${vitestOut}`,
+        ],
+        { cwd: PROJECT_ROOT, env: { ...process.env, QUESTBENCH_MODEL: "", CI: "1" } },
+      );
+      let output = "";
+      child.stdout.on("data", (d) => {
+        output += d;
+      });
+      child.stderr.on("data", (d) => {
+        output += d;
+      });
+      child.on("close", (code) => resolve({ code, output: stripVTControlCharacters(output) }));
+    });
+    const scored = readResults(vitestOut).instances[0]!;
+    expect(scored.score).toBeLessThan(60);
+    const failed = scored.checks.filter((c) => !c.passed);
+    expect(failed.length).toBeGreaterThan(0);
+    // Vitest's own summary counts the instance as a failed test, and says why.
+    expect(plain.code, plain.output.slice(-3000)).toBe(1);
+    expect(plain.output).toMatch(/Tests\s+1 failed/);
+    expect(plain.output).toContain(`score ${scored.score} — below the pass mark (60)`);
+    for (const c of failed) expect(plain.output).toContain(`${c.name} (weight ${c.weight}: ${c.detail})`);
+
+    const cliOut = tmp("qb-below-cli-");
+    const cli = await questbench(["--tasks", "bnb_transfer_basic", "--model", model, "--out", cliOut]);
+    expect(cli.code, cli.stderr.slice(-2000)).toBe(0);
+    expect(cli.stdout).toMatch(new RegExp(`^✗ bnb_transfer_basic  ${scored.score}\\b`, "m"));
+    expect(readResults(cliOut).instances.map((i) => i.score)).toEqual([scored.score]);
   }, 240_000);
 });
 

@@ -1,5 +1,3 @@
-import Anthropic from "@anthropic-ai/sdk";
-import OpenAI from "openai";
 import { ModelProviderError } from "../errors.ts";
 
 /** What went wrong with a provider call (results.json `failure.code` of a `provider_error`). */
@@ -59,24 +57,30 @@ export class ProviderCallError extends ModelProviderError {
   }
 }
 
+/** The connection error classes of the SDK that threw (`OpenAI` or `Anthropic`, the client class itself). */
+type SdkErrors = {
+  // biome-ignore lint/complexity/noBannedTypes: only used as the right side of `instanceof`.
+  APIConnectionError: Function;
+  // biome-ignore lint/complexity/noBannedTypes: only used as the right side of `instanceof`.
+  APIConnectionTimeoutError: Function;
+};
+
 /**
  * Maps an error thrown by the `openai` or `@anthropic-ai/sdk` client (both Stainless SDKs with the
- * same error classes) to a {@link ProviderCallError}.
+ * same error classes) to a {@link ProviderCallError}. `sdk` is that SDK's client class, passed in
+ * rather than imported here so that the SDKs load only when a provider model is called.
  */
-export function providerCallError(error: unknown, where: string): ProviderCallError {
+export function providerCallError(error: unknown, where: string, sdk: SdkErrors): ProviderCallError {
   if (error instanceof ProviderCallError) return error;
   const e = error as { status?: number; message?: string };
   const status = typeof e?.status === "number" ? e.status : undefined;
   const message = (e?.message ?? String(error)).split("\n")[0]!.slice(0, 300);
-  if (
-    error instanceof OpenAI.APIConnectionTimeoutError ||
-    error instanceof Anthropic.APIConnectionTimeoutError
-  )
+  if (error instanceof sdk.APIConnectionTimeoutError)
     return new ProviderCallError(`${where}: request timed out after retries`, {
       code: "timeout",
       providerAnswer: error,
     });
-  if (error instanceof OpenAI.APIConnectionError || error instanceof Anthropic.APIConnectionError)
+  if (error instanceof sdk.APIConnectionError)
     return new ProviderCallError(`${where}: connection failed after retries: ${message}`, {
       code: "connection",
       providerAnswer: error,

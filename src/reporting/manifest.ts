@@ -7,7 +7,7 @@ import { isLocalModel } from "../models/resolve.ts";
 import { modelSettings } from "../models/settings.ts";
 import type { ForkRecord, RunManifest } from "../results/types.ts";
 import type { RunOptions } from "../runOptions.ts";
-import { type LoadedTask, loadTasks, PROJECT_ROOT } from "../tasks/load.ts";
+import { PROJECT_ROOT, type TaskEntry, taskIndex } from "../tasks/files.ts";
 import { anvilBinaryPath } from "../world/anvil.ts";
 import type { ForkContext } from "../world/fork/boot.ts";
 
@@ -32,9 +32,12 @@ function anvilVersion(): string {
   }
 }
 
-/** The task files and their sha256, by path (the manifest's `taskFiles`). */
-export const taskFileHashes = (tasks: readonly LoadedTask[] = loadTasks()) =>
-  Object.fromEntries(tasks.map((t) => [t.spec.file, t.spec.sha256]));
+/**
+ * The task files and their sha256, by path (the manifest's `taskFiles`), read without loading the
+ * validators (src/tasks/files.ts); a task.json that is not JSON is left out.
+ */
+export const taskFileHashes = (tasks: readonly TaskEntry[] = taskIndex()) =>
+  Object.fromEntries(tasks.flatMap((t) => (t.sha256 ? [[t.file, t.sha256] as const] : [])));
 
 /** results.json `manifest.fork` from the fork the global setup provisioned. */
 export function forkRecord(fork: ForkContext): ForkRecord {

@@ -1,5 +1,6 @@
+import path from "node:path";
 import { BaseError as ViemBaseError } from "viem";
-import { ChainError, ModelProviderError, SandboxError } from "../errors.ts";
+import { ChainError, ModelProviderError, SandboxError, TaskSpecError } from "../errors.ts";
 import { createBudget } from "../models/budget.ts";
 import { effectiveSampling } from "../models/providerModel.ts";
 import { resolveModelName } from "../models/registry.ts";
@@ -14,8 +15,9 @@ import type { InstanceOutcome } from "../results/outcome.ts";
 import type { InstanceResult } from "../results/types.ts";
 import { outDir, type RunOptions } from "../runOptions.ts";
 import { setWarmSandboxChildren } from "../sandbox/executeModule.ts";
+import { PROJECT_ROOT, type TaskEntry, taskIndex } from "../tasks/files.ts";
 import { instantiate } from "../tasks/instantiate.ts";
-import { type LoadedTask, loadTasks } from "../tasks/load.ts";
+import { type BrokenTask, type LoadedTask, loadTaskFile, type TaskSet } from "../tasks/load.ts";
 import { planInstances, selectTasks } from "../tasks/select.ts";
 import type { Instance } from "../tasks/types.ts";
 import type { ForkContext } from "../world/fork/boot.ts";
@@ -23,6 +25,7 @@ import { bootForkInstance } from "../world/fork/boot.ts";
 import { type AnvilPool, anvilRpc, createAnvilPool, type Lease } from "../world/pool.ts";
 import { loadWorld, type World } from "../world/world.ts";
 import { phase } from "./phases.ts";
+import { indexedSelection } from "./plan.ts";
 import { readFinished, resumeKey, scoringCodeHash, scriptedResponsesHash } from "./resume.ts";
 
 /** One planned test: a task spec × epoch, named as Vitest shows it. */
@@ -135,6 +138,26 @@ function exitWhenOrphaned(): void {
   }, 250).unref();
 }
 
+/**
+ * Loads (and validates) only the given task folders, as loadTasks does for all of them: a malformed
+ * spec lands in `broken` (selectTasks refuses a run that includes it). A run loads the tasks it
+ * selected, not the whole bank: validating every spec was most of a one-task run's worker start.
+ * (Cross-task checks — workflow ids, duplicate ids — are loadTasks' and tests/tasks.test.ts's.)
+ */
+function loadSelected(entries: readonly TaskEntry[]): TaskSet {
+  const tasks: LoadedTask[] = [];
+  const broken: BrokenTask[] = [];
+  for (const e of entries) {
+    try {
+      tasks.push(loadTaskFile(path.join(PROJECT_ROOT, e.file)));
+    } catch (error) {
+      if (!(error instanceof TaskSpecError)) throw error;
+      broken.push({ id: e.id, split: e.set === "hard" ? "hard" : e.split, error });
+    }
+  }
+  return Object.assign(tasks, { broken });
+}
+
 /** A run's engine: what it plans, and how it runs one planned instance. */
 export type Run = {
   options: RunOptions;
@@ -163,7 +186,9 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
   const model = resolveModel(options.model, options);
   const resolved = isLocalModel(options.model) ? null : resolveModelName(options.model);
   const sampling = resolved ? effectiveSampling(resolved, modelSettings(options).sampling) : null;
-  const tasks = new Map(selectTasks(loadTasks(), options).map((t) => [t.spec.id, t]));
+  // Only the tasks `--split`/`--tasks` name are loaded and validated, not the whole bank.
+  const selected = selectTasks(loadSelected(indexedSelection(taskIndex(), options)), options);
+  const tasks = new Map(selected.map((t) => [t.spec.id, t]));
   const planned = planInstances([...tasks.values()], options.epochs, options.shard).map(
     ({ task, epoch }) => ({
       name: options.epochs > 1 ? `${task.spec.id} #${epoch}` : task.spec.id,

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { SamplingSettings } from "../models/types.ts";
 import type { InstanceResult } from "../results/types.ts";
-import { PROJECT_ROOT } from "../tasks/load.ts";
+import { PROJECT_ROOT } from "../tasks/files.ts";
 
 /**
  * What a finished result must match to be kept by a rerun (resume): model name, run seed, epoch,

@@ -3,13 +3,18 @@ import type { InlineConfig } from "vitest/node";
 import type { InstanceOutcome } from "../results/outcome.ts";
 import type { RunManifest } from "../results/types.ts";
 import type { RunOptions } from "../runOptions.ts";
-import { PROJECT_ROOT } from "../tasks/load.ts";
+import { PROJECT_ROOT } from "../tasks/files.ts";
 import type { ForkContext } from "../world/fork/boot.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
     /** The run's options: provided by the CLI (`vitest.provide`), or by vitest.config.ts for plain Vitest. */
     questbench: RunOptions;
+    /**
+     * True when the questbench CLI runs the tests: its reporter marks an instance below the pass mark
+     * ✗ and its exit code ignores scores, so such a test passes. Under plain Vitest (false) it fails.
+     */
+    questbenchCli: boolean;
     /** URLs of the Anvil instances the global setup booted for this run. */
     anvilUrls: string[];
     fork: ForkContext | null;

@@ -1,7 +1,5 @@
-import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import AjvModule, { type ErrorObject } from "ajv";
 import {
   findNodeAtLocation,
@@ -17,15 +15,16 @@ import { compileExpr } from "../expr/validate.ts";
 import { compileCheck } from "../validators/registry.ts";
 import { type Check, CheckArgsError } from "../validators/types.ts";
 import { type CompiledAction, compileAction } from "./actions.ts";
+import { PROJECT_ROOT, TASKS_DIR, taskFiles, taskSha256 } from "./files.ts";
 import { readGold } from "./gold.ts";
 import { placeholderNames } from "./placeholders.ts";
 import type { LoadedTaskSpec, TaskSpec } from "./types.ts";
 
 const Ajv = AjvModule as unknown as typeof AjvModule.default;
 
-/** The project root (where `tasks/` and `fixtures/` live). */
-export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const TASKS_DIR = path.join(PROJECT_ROOT, "tasks");
+// The task folders as files (light, no validator): src/tasks/files.ts.
+export { PROJECT_ROOT, TASK_FILE, TASKS_DIR, taskFiles } from "./files.ts";
+
 const SCHEMA_FILE = path.join(TASKS_DIR, "task.schema.json");
 
 /** A task spec ready to run: the spec, its compiled checks and pre-state actions. */
@@ -38,27 +37,6 @@ function schemaValidator() {
     validator = ajv.compile(JSON.parse(readFileSync(SCHEMA_FILE, "utf8")));
   }
   return validator;
-}
-
-/** The file naming a task folder: `tasks/<split>/<id>/task.json`. */
-export const TASK_FILE = "task.json";
-
-/**
- * Every task spec file below `dir`: each folder holding a `task.json` is one task (its `gold*` and
- * `cases/` are read from there); sorted for a stable order.
- */
-export function taskFiles(dir = TASKS_DIR): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    const entries = readdirSync(d, { withFileTypes: true });
-    if (entries.some((e) => e.isFile() && e.name === TASK_FILE)) {
-      out.push(path.join(d, TASK_FILE));
-      return;
-    }
-    for (const entry of entries) if (entry.isDirectory()) walk(path.join(d, entry.name));
-  };
-  walk(dir);
-  return out.sort();
 }
 
 /**
@@ -176,9 +154,7 @@ export function loadTaskFile(file: string): LoadedTask {
     fail("checks", "a composite task needs a holdingsUnchanged check (G1)");
   }
   // The hash covers what the task is: its spec and its gold answer.
-  const hash = createHash("sha256").update(bytes);
-  for (const f of gold.files) hash.update(path.relative(folder, f)).update(readFileSync(f));
-  const sha256 = hash.digest("hex");
+  const sha256 = taskSha256(file, bytes, gold.files);
   return { spec: { ...spec, file: rel, sha256 }, checks, actions };
 }
 

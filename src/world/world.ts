@@ -1,9 +1,8 @@
 import { readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Address, Hex } from "viem";
 import { ChainError } from "../errors.ts";
 import { CATALOGUE, type ContractKey, catalogueKeys, type TokenKey, type TokenMeta } from "./catalogue.ts";
+import { worldJsonPath } from "./paths.ts";
 
 /**
  * The 29 `deployedContracts` keys the model receives (TASKS.md §2.3, last paragraph), in prompt
@@ -77,17 +76,8 @@ export type World = {
   };
 };
 
-const worldDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/world");
-
-/** Absolute path of the Anvil state file to boot from (`fixtures/world/state.json`). */
-export function worldStatePath(): string {
-  return path.join(worldDir, "state.json");
-}
-
-/** Absolute path of the address book (`fixtures/world/world.json`), next to the state file. */
-export function worldJsonPath(): string {
-  return path.join(worldDir, "world.json");
-}
+// The world's file paths (light, no catalogue): src/world/paths.ts.
+export { worldJsonPath, worldStatePath } from "./paths.ts";
 
 /**
  * Reads the world's address book written by `npx tsx fixtures/build-world.ts`.

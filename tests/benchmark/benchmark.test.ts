@@ -1,15 +1,28 @@
 import { describe, inject, test } from "vitest";
+import { TaskSpecError } from "../../src/errors.ts";
 import { renderInstanceAnnotation } from "../../src/reporting/progress.ts";
 import { createRun } from "../../src/run/engine.ts";
+import { belowPassMark } from "../../src/run/passMark.ts";
+import { UsageError } from "../../src/runOptions.ts";
 import type { Lease } from "../../src/world/pool.ts";
 
 // The benchmark as Vitest tests: a thin shell over the run engine (src/run/engine.ts). Each planned
 // instance (task × epoch) is one concurrent test; its outcome goes to the reporter in `meta`.
-const options = inject("questbench");
-const run = createRun(options, inject("fork"));
+/** An instance left unscored or below the pass mark fails its test with one line, without stack frames. */
+const failure = (message: string) => Object.assign(new Error(message), { stack: `Error: ${message}` });
 
-/** An instance left unscored fails its test with the outcome's one line, without stack frames. */
-const unscoredError = (message: string) => Object.assign(new Error(message), { stack: `Error: ${message}` });
+const options = inject("questbench");
+// A broken task spec or an impossible selection (--sample, --nl-level) is bad input: one line.
+const run = (() => {
+  try {
+    return createRun(options, inject("fork"));
+  } catch (error) {
+    throw error instanceof TaskSpecError || error instanceof UsageError ? failure(error.message) : error;
+  }
+})();
+// Under plain Vitest an instance below the pass mark fails its test (never a plain ✓); the CLI marks it
+// ✗ in its own lines and keeps exit code 0 for any score (README "Exit codes").
+const failBelowPassMark = !inject("questbenchCli");
 
 const bench = test
   // One pool per worker over the Anvil instances the global setup booted (stopped with the worker).
@@ -51,10 +64,12 @@ describe(`questbench · ${options.model} · seed ${options.seed}`, () => {
       case "provider_error":
         // A stopped run (the breaker tripped) reports once, in the CLI's last line, not per instance.
         if (outcome.result.failure?.code === "run_stopped") return skip(outcome.message);
-        throw unscoredError(outcome.message);
+        throw failure(outcome.message);
       case "infra_error":
-        throw unscoredError(outcome.message);
+        throw failure(outcome.message);
     }
+    const below = belowPassMark(outcome);
+    if (below && failBelowPassMark) throw failure(below);
     // The gold responses are the benchmark's proof that every task is solvable (SPEC.md §7).
     if (options.model === "reference") expect(outcome.result.score, outcome.result.failure?.reason).toBe(100);
   });

@@ -4,16 +4,15 @@ import type { TestProject } from "vitest/node";
 import { checkRunModel } from "../../src/models/checkRunModel.ts";
 import { buildManifest, forkRecord, taskFileHashes } from "../../src/reporting/manifest.ts";
 import { phase } from "../../src/run/phases.ts";
+import { indexedSelection, instancesAtMost } from "../../src/run/plan.ts";
 import "../../src/run/vitest.ts";
 import { ensureMemoryBarrier } from "../../src/sandbox/memoryCgroup.ts";
 import { ensureNetworkBarrier } from "../../src/sandbox/networkBarrier.ts";
 import { requireSandboxBarriers } from "../../src/sandbox/requireBarriers.ts";
-import { loadTasks, PROJECT_ROOT } from "../../src/tasks/load.ts";
-import { planInstances, selectTasks } from "../../src/tasks/select.ts";
+import { PROJECT_ROOT, taskIndex } from "../../src/tasks/files.ts";
 import { type AnvilHandle, startAnvil } from "../../src/world/anvil.ts";
-import { bootForkInstance, type ForkContext, resolveFork } from "../../src/world/fork/boot.ts";
-import { tasksToSkip } from "../../src/world/fork/provision.ts";
-import { loadWorld, worldStatePath } from "../../src/world/world.ts";
+import type { ForkContext } from "../../src/world/fork/boot.ts";
+import { worldIdentity, worldStatePath } from "../../src/world/paths.ts";
 
 /**
  * Once per Vitest session: installs the sandbox barriers, boots `--concurrency` Anvil instances from
@@ -33,20 +32,26 @@ export default async function setup(project: TestProject) {
     // --unsafe-sandbox: the barriers this run goes without are recorded (and marked in reports).
     ...(options.unsafeSandbox ? { unsafe: requireSandboxBarriers(options.model, true).missing } : {}),
   };
-  const tasks = loadTasks();
+  // The task folders, unvalidated (the worker loads and checks the selected ones): this process never
+  // loads the validators, viem or ethers (README "Performance").
+  const index = taskIndex();
   // No more chains than instances: a one-task run boots one Anvil.
   const size = Math.max(
     1,
-    Math.min(
-      options.concurrency,
-      planInstances(selectTasks(tasks, options), options.epochs, options.shard).length,
-    ),
+    Math.min(options.concurrency, instancesAtMost(indexedSelection(index, options), options)),
   );
   const handles: AnvilHandle[] = [];
   const stop = () => Promise.all(handles.map((h) => h.stop()));
   let fork: ForkContext | null = null;
   try {
     if (options.forkUrl) {
+      // Fork mode only: provisioning (viem) and the loaded task texts.
+      const [{ bootForkInstance, resolveFork }, { tasksToSkip }, { loadTasks }] = await Promise.all([
+        import("../../src/world/fork/boot.ts"),
+        import("../../src/world/fork/provision.ts"),
+        import("../../src/tasks/load.ts"),
+      ]);
+      const tasks = loadTasks();
       const url = options.forkUrl;
       const manifest = await resolveFork({ url, block: options.forkBlock ?? "latest" });
       const first = await bootForkInstance({ url, fork: manifest });
@@ -68,7 +73,7 @@ export default async function setup(project: TestProject) {
       const skipped = tasksToSkip(first.report.requirements, texts);
       fork = { manifest, world: first.world, report: first.report, skipped };
     } else {
-      const world = loadWorld();
+      const world = worldIdentity();
       handles.push(
         ...(await Promise.all(
           Array.from({ length: size }, () =>
@@ -81,7 +86,7 @@ export default async function setup(project: TestProject) {
     await stop();
     throw error;
   }
-  const world = fork?.world ?? loadWorld();
+  const world = fork?.world ?? worldIdentity();
   project.provide("fork", fork);
   project.provide(
     "anvilUrls",
@@ -93,7 +98,7 @@ export default async function setup(project: TestProject) {
       options,
       { worldId: world.worldId, chainId: world.chainId },
       sandbox,
-      taskFileHashes(tasks),
+      taskFileHashes(index),
       fork ? forkRecord(fork) : undefined,
     ),
   );

@@ -1,4 +1,4 @@
-import Anthropic from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
 import { ProviderCallError, providerCallError } from "../errors.ts";
 import type { Adapter, AdapterParameters } from "./types.ts";
 
@@ -10,13 +10,19 @@ import type { Adapter, AdapterParameters } from "./types.ts";
  * const adapter = anthropicAdapter({ baseURL: "https://api.anthropic.com", apiKey, model: "claude-sonnet-4-5", maxRetries: 5, timeoutMs: 600_000, seed: false });
  */
 export function anthropicAdapter(p: AdapterParameters): Adapter {
-  // An explicit timeout also skips the SDK's refusal of large non-streaming max_tokens.
-  const client = new Anthropic({
-    apiKey: p.apiKey,
-    baseURL: p.baseURL,
-    maxRetries: p.maxRetries,
-    timeout: p.timeoutMs,
-  });
+  // The SDK is imported at the first call, not with the harness: a run of `reference` never loads it.
+  let sdk: Promise<{ Anthropic: typeof Anthropic; client: Anthropic }> | undefined;
+  const connect = () =>
+    (sdk ??= import("@anthropic-ai/sdk").then(({ default: Anthropic }) => ({
+      Anthropic,
+      // An explicit timeout also skips the SDK's refusal of large non-streaming max_tokens.
+      client: new Anthropic({
+        apiKey: p.apiKey,
+        baseURL: p.baseURL,
+        maxRetries: p.maxRetries,
+        timeout: p.timeoutMs,
+      }),
+    })));
   const where = `${p.model} at ${p.baseURL}`;
   return {
     api: "anthropic",
@@ -37,11 +43,12 @@ export function anthropicAdapter(p: AdapterParameters): Adapter {
       // the paper still take it and the SDK sends the body as given.
       if (settings.temperature !== null)
         (body as unknown as Record<string, unknown>).temperature = settings.temperature;
+      const { Anthropic, client } = await connect();
       let message: Anthropic.Message;
       try {
         message = await client.messages.create(body);
       } catch (error) {
-        throw providerCallError(error, where);
+        throw providerCallError(error, where, Anthropic);
       }
       const blocks = (message as Partial<Anthropic.Message> | undefined)?.content;
       if (typeof message !== "object" || message === null || !Array.isArray(blocks))

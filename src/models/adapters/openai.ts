@@ -1,4 +1,4 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { ProviderCallError, providerCallError } from "../errors.ts";
 import type { Adapter, AdapterParameters } from "./types.ts";
 
@@ -14,14 +14,20 @@ import type { Adapter, AdapterParameters } from "./types.ts";
  * const { text, usage } = await adapter.generate([{ role: "user", content: "hi" }], { temperature: null, maxTokens: 1000, seed: null });
  */
 export function openaiAdapter(p: AdapterParameters): Adapter {
-  const client = new OpenAI({
-    apiKey: p.apiKey,
-    baseURL: p.baseURL,
-    maxRetries: p.maxRetries,
-    timeout: p.timeoutMs,
-    organization: null,
-    project: null,
-  });
+  // The SDK is imported at the first call, not with the harness: a run of `reference` never loads it.
+  let sdk: Promise<{ OpenAI: typeof OpenAI; client: OpenAI }> | undefined;
+  const connect = () =>
+    (sdk ??= import("openai").then(({ default: OpenAI }) => ({
+      OpenAI,
+      client: new OpenAI({
+        apiKey: p.apiKey,
+        baseURL: p.baseURL,
+        maxRetries: p.maxRetries,
+        timeout: p.timeoutMs,
+        organization: null,
+        project: null,
+      }),
+    })));
   const where = `${p.model} at ${p.baseURL}`;
   return {
     api: "openai",
@@ -33,11 +39,12 @@ export function openaiAdapter(p: AdapterParameters): Adapter {
       };
       if (settings.temperature !== null) body.temperature = settings.temperature;
       if (p.seed && settings.seed !== null) body.seed = settings.seed;
+      const { OpenAI, client } = await connect();
       let completion: OpenAI.Chat.ChatCompletion;
       try {
         completion = await client.chat.completions.create(body);
       } catch (error) {
-        throw providerCallError(error, where);
+        throw providerCallError(error, where, OpenAI);
       }
       const choice = (completion as Partial<OpenAI.Chat.ChatCompletion> | undefined)?.choices?.[0];
       if (typeof completion !== "object" || completion === null || !choice?.message)
