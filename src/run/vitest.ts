@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { InlineConfig } from "vitest/node";
 import type { InstanceOutcome } from "../results/outcome.ts";
@@ -45,6 +47,25 @@ export function benchmarkTestConfig(options: RunOptions) {
     hookTimeout: 120_000,
     // Transformed modules are cached on disk between runs (keyed by content): most of a one-task
     // run's fixed cost was Vite transforming the same ~100 files again (README "Performance").
-    experimental: { fsModuleCache: true, fsModuleCachePath: ".questbench/vitest-cache" },
+    experimental: { fsModuleCache: true, fsModuleCachePath: moduleCachePath() },
   } satisfies InlineConfig;
+}
+
+/**
+ * The folder of Vitest's on-disk module cache: one per installed dependency set. Vitest 4.1 clears its
+ * cache folder when the lockfile changed, after it has already noted the folder as existing, and the
+ * first run after every `npm install` then crashed writing into the removed folder (ENOENT on a
+ * `.tmp-…` file). Keying the folder by the lockfile's hash means Vitest never finds a stale one to
+ * clear; folders of earlier dependency sets are removed here.
+ */
+function moduleCachePath(): string {
+  const root = path.join(PROJECT_ROOT, ".questbench", "vitest-cache");
+  const lock = ["node_modules/.package-lock.json", "package-lock.json"]
+    .map((f) => path.join(PROJECT_ROOT, f))
+    .find((f) => existsSync(f));
+  const key = lock ? createHash("sha1").update(readFileSync(lock)).digest("hex").slice(0, 16) : "no-lockfile";
+  if (existsSync(root))
+    for (const entry of readdirSync(root))
+      if (entry !== key) rmSync(path.join(root, entry), { recursive: true, force: true });
+  return path.join(root, key);
 }
