@@ -36,7 +36,8 @@ describe("every task has moderate and vague templates carrying the precise ones'
     for (const level of LEVELS) {
       const list = templatesAt(task.spec, level);
       expect(list, `${level} templates`).toBeDefined();
-      expect(list!.length).toBeGreaterThanOrEqual(2);
+      // The paper's tasks carry two phrasings per level; the hard split's authors wrote at least one.
+      expect(list!.length).toBeGreaterThanOrEqual((task.spec.set ?? "paper") === "paper" ? 2 : 1);
       for (const text of list!) {
         // Same parameter set as some precise template: no value the checks need is left out, none added.
         expect(precise, `${level}: ${text}`).toContain(stated(text));

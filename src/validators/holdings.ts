@@ -105,7 +105,13 @@ export async function readHoldings(
     const address = (world.contracts as Record<string, Address | undefined>)[h.contract];
     if (!address) return [h.key, 0n]; // a world built before the hard split (a fork): nothing held
     const item = parseAbiItem(h.signature) as { name: string };
-    return [h.key, await read<bigint>(address, item.name, [account], [item])];
+    try {
+      return [h.key, await read<bigint>(address, item.name, [account], [item])];
+    } catch {
+      // No code there: a fork of a chain the hard world was never built on (fork mode runs the
+      // paper's tasks only), so nothing can be held or changed.
+      return [h.key, 0n];
+    }
   });
   const entries = await Promise.all([
     ...hard,

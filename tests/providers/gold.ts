@@ -24,14 +24,17 @@ export async function goldAnswers(p: {
       const instance = await instantiate(task.spec, { runSeed: p.seed, epoch, world: p.world });
       const prompt =
         task.spec.split === "atomic"
-          ? atomicPrompt(instance, task.spec.answer, p.world, { set: task.spec.set })
+          ? atomicPrompt(instance, task.spec.answer, p.world, {
+              set: task.spec.set,
+              signTypedData: task.spec.wallet?.signTypedData,
+            })
           : compositePrompt(
               instance,
               task.spec.answer,
               p.world,
               task.spec.optimal_steps! * task.spec.max_rounds_multiplier!,
               // a hard task's prompt lists the hard world and its rules, as the harness builds it
-              { set: task.spec.set },
+              { set: task.spec.set, signTypedData: task.spec.wallet?.signTypedData },
             );
       const key = prompt.map((m) => m.content).join("\n\u0000\n");
       if (byPrompt.has(key)) throw new Error(`two instances share one prompt: ${task.spec.id}`);
