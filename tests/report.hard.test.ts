@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import AjvModule from "ajv";
@@ -9,84 +9,28 @@ import { writeReport } from "../src/reporting/report.ts";
 import { renderSummary, summarize } from "../src/reporting/summary.ts";
 import type { InstanceResult, RunResults } from "../src/results/types.ts";
 import { PROJECT_ROOT } from "../src/tasks/load.ts";
+import { fixtureInstance, fixtureResults, rowsOf, writeRun } from "./helpers/reportFixtures.ts";
 
 const Ajv = AjvModule as unknown as typeof AjvModule.default;
 
-/** One hand-made instance of a task set: only what the reducers read is meaningful. */
-function instance(
+/** One hand-made instance of a task set (a composite: K_opt = K_act = 2). */
+const instance = (
   model: string,
   taskId: string,
   set: "paper" | "hard",
   split: "atomic" | "composite",
   epoch: number,
   score: number,
-): InstanceResult {
-  return {
-    taskId,
-    taskVersion: 1,
-    split,
+) =>
+  fixtureInstance(model, taskId, epoch, score, {
     set,
     category: set === "hard" ? "judgement" : split,
     subcategory: "fixture",
     difficulty: "hard",
-    seed: 1,
-    epoch,
-    instanceSeed: "0",
-    templateIndex: 0,
-    params: {},
-    model,
-    score,
-    passed: score >= 60,
-    checks: [],
-    safety: [],
-    failure: score >= 60 ? null : { class: "checks_failed", reason: "fixture" },
-    integrityViolations: [],
-    prompt: [{ role: "user", content: "Task:\nfixture" }],
-    response: "",
-    durationMs: 1,
-    timings: {},
-    ...(split === "composite"
-      ? {
-          composite: {
-            kOpt: 2,
-            kAct: 2,
-            kFailed: 0,
-            kQuery: 0,
-            budget: 4,
-            base: score > 0 ? 100 : 0,
-            decay: 1,
-            endedBy: "submit" as const,
-            answer: null,
-            plan: "1. a\n2. b",
-            rounds: [],
-            ethersNotDefined: false,
-          },
-        }
-      : {}),
-  };
-}
-
-function results(model: string, instances: InstanceResult[]): RunResults {
-  return {
-    schemaVersion: 1,
-    manifest: {
-      packageVersion: "0",
-      gitCommit: null,
-      seed: 1,
-      epochs: 2,
-      model,
-      split: "all",
-      taskFiles: {},
-      anvilVersion: "fixture",
-      worldId: "sha256:fixture",
-      chainId: 56,
-      nodeVersion: "v0",
-      startedAt: "2026-01-01T00:00:00Z",
-    },
-    summary: summarize(instances),
-    instances,
-  };
-}
+    ...(split === "composite" ? { rounds: { kOpt: 2, kAct: 2, kFailed: 0, plan: "1. a\n2. b" } } : {}),
+  });
+const results = (model: string, instances: InstanceResult[]): RunResults =>
+  fixtureResults(model, instances, { summary: summarize(instances) });
 
 // Model A: paper a1 = 100, paper c1 = 50; hard h1 = 100 and 0 (mean 50), hard hc1 = 80.
 const A = [
@@ -104,24 +48,6 @@ const B = [
   instance("model-b", "h1", "hard", "atomic", 2, 100),
   instance("model-b", "hc1", "hard", "composite", 1, 0),
 ];
-
-function writeRun(r: RunResults): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "qb-hard-"));
-  writeFileSync(path.join(dir, "results.json"), JSON.stringify(r));
-  return dir;
-}
-
-const rowsOf = (md: string, caption: string) => {
-  const lines = md.split("\n");
-  const start = lines.findIndex((l) => l.startsWith(`**${caption}`));
-  expect(start, caption).toBeGreaterThanOrEqual(0);
-  const out: string[] = [];
-  for (const l of lines.slice(start + 4)) {
-    if (!l.startsWith("|")) break;
-    out.push(l);
-  }
-  return out;
-};
 
 describe("the hard split is reduced and reported apart from the paper total", () => {
   test("summary: atomic, composite and the paper total hold only paper tasks; hard has its own sub-totals", () => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
@@ -10,88 +10,21 @@ import { MergeError } from "../src/reporting/merge.ts";
 import { writeReport } from "../src/reporting/report.ts";
 import { planSteps } from "../src/results/metrics.ts";
 import type { InstanceResult, RunResults } from "../src/results/types.ts";
+import {
+  type FixtureRounds,
+  fixtureInstance,
+  fixtureResults,
+  rowsOf,
+  writeRun,
+} from "./helpers/reportFixtures.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 
-/** One hand-made instance: only what the reducers read is meaningful. */
-function instance(
-  model: string,
-  taskId: string,
-  epoch: number,
-  score: number,
-  composite?: { kOpt: number; kAct: number; kFailed: number; ethers?: boolean },
-): InstanceResult {
-  const split = composite ? "composite" : "atomic";
-  return {
-    taskId,
-    taskVersion: 1,
-    split,
-    category: split,
-    subcategory: composite ? "swap_workflows" : "erc20_operations",
-    difficulty: "easy",
-    seed: 1,
-    epoch,
-    instanceSeed: "0",
-    templateIndex: 0,
-    params: {},
-    model,
-    score,
-    passed: score >= 60,
-    checks: [],
-    failure: score >= 60 ? null : { class: "checks_failed", reason: "fixture" },
-    integrityViolations: [],
-    prompt: [{ role: "user", content: "Task:\nfixture" }],
-    response: "",
-    durationMs: 1,
-    timings: {},
-    safety: [],
-    ...(composite
-      ? {
-          composite: {
-            kOpt: composite.kOpt,
-            kAct: composite.kAct,
-            kFailed: composite.kFailed,
-            kQuery: 0,
-            budget: composite.kOpt * 2,
-            base: score > 0 ? 100 : 0,
-            decay: Math.min(1, composite.kOpt / composite.kAct),
-            endedBy: "submit",
-            answer: null,
-            plan: "1. approve\n2. swap",
-            rounds: [],
-            ethersNotDefined: composite.ethers ?? false,
-          },
-        }
-      : {}),
-  };
-}
-
-function results(
-  model: string,
-  instances: InstanceResult[],
-  modes?: RunResults["manifest"]["modes"],
-): RunResults {
-  return {
-    schemaVersion: 1,
-    manifest: {
-      packageVersion: "0",
-      gitCommit: null,
-      seed: 1,
-      epochs: 2,
-      model,
-      split: "all",
-      taskFiles: {},
-      anvilVersion: "fixture",
-      worldId: "sha256:fixture",
-      chainId: 56,
-      nodeVersion: "v0",
-      startedAt: "2026-01-01T00:00:00Z",
-      ...(modes ? { modes } : {}),
-    },
-    summary: {} as RunResults["summary"],
-    instances,
-  };
-}
+/** One hand-made paper instance (atomic, or composite with its rounds). */
+const instance = (model: string, taskId: string, epoch: number, score: number, rounds?: FixtureRounds) =>
+  fixtureInstance(model, taskId, epoch, score, rounds ? { rounds } : {});
+const results = (model: string, instances: InstanceResult[], modes?: RunResults["manifest"]["modes"]) =>
+  fixtureResults(model, instances, modes ? { modes } : {});
 
 // Model A: a1 = 100, 50 (mean 75); a2 = 0; c1 = 100 (K 3/3) and 75 (K 4/3, one failed round, ethers).
 const A = [
@@ -113,24 +46,6 @@ const B = [
 A[1]!.safety = ["loose_min_out"];
 A[2]!.safety = ["no_min_out", "unlimited_approval"];
 B[2]!.safety = ["extra_side_effect"];
-
-function writeRun(r: RunResults): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "qb-fixture-"));
-  writeFileSync(path.join(dir, "results.json"), JSON.stringify(r));
-  return dir;
-}
-
-const rowsOf = (md: string, caption: string) => {
-  const lines = md.split("\n");
-  const start = lines.findIndex((l) => l.startsWith(`**${caption}`));
-  expect(start, caption).toBeGreaterThanOrEqual(0);
-  const out: string[] = [];
-  for (const l of lines.slice(start + 4)) {
-    if (!l.startsWith("|")) break;
-    out.push(l);
-  }
-  return out;
-};
 
 describe("report tables from a hand-made results.json", () => {
   const out = mkdtempSync(path.join(tmpdir(), "qb-tables-"));
