@@ -48,6 +48,9 @@ export function benchmarkTestConfig(options: RunOptions) {
     // Transformed modules are cached on disk between runs (keyed by content): most of a one-task
     // run's fixed cost was Vite transforming the same ~100 files again (README "Performance").
     experimental: { fsModuleCache: true, fsModuleCachePath: moduleCachePath() },
+    // viem and ethers are thousands of ES modules each: loading them natively cost every worker (so
+    // every watch-mode re-run) ~250 ms; Vite's dependency optimizer bundles them once into a few files.
+    deps: { optimizer: { ssr: { enabled: true, include: ["viem", "viem/accounts", "ethers"] } } },
   } satisfies InlineConfig;
 }
 

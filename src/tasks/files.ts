@@ -71,13 +71,18 @@ export function taskIndex(dir = TASKS_DIR): TaskEntry[] {
     } catch {}
     const set = parent === "hard" ? "hard" : "paper";
     const split = set === "hard" ? String(spec.split) : parent;
-    const gold = spec.split === "atomic" || spec.split === "composite" ? readGold(folder, spec.split) : null;
-    return {
-      id: path.basename(folder),
-      split,
-      set,
-      file: path.relative(PROJECT_ROOT, file),
-      sha256: gold ? taskSha256(file, bytes, gold.files) : undefined,
+    // Hashed on first read: a run's worker indexes every folder to resolve its selection but needs
+    // the hashes of the selected tasks only (reading every gold file cost each worker ~50 ms).
+    let sha256: string | undefined | null = null;
+    const hash = () => {
+      if (sha256 === null) {
+        const gold =
+          spec.split === "atomic" || spec.split === "composite" ? readGold(folder, spec.split) : null;
+        sha256 = gold ? taskSha256(file, bytes, gold.files) : undefined;
+      }
+      return sha256;
     };
+    const entry = { id: path.basename(folder), split, set, file: path.relative(PROJECT_ROOT, file) };
+    return Object.defineProperty(entry, "sha256", { get: hash, enumerable: true }) as TaskEntry;
   });
 }

@@ -1,6 +1,10 @@
-import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import AjvModule, { type ErrorObject } from "ajv";
+import type AjvModule from "ajv";
+import type { ErrorObject } from "ajv";
+import type standaloneModule from "ajv/dist/standalone/index.js";
 import {
   findNodeAtLocation,
   type JSONPath,
@@ -20,8 +24,6 @@ import { readGold } from "./gold.ts";
 import { placeholderNames } from "./placeholders.ts";
 import type { LoadedTaskSpec, TaskSpec } from "./types.ts";
 
-const Ajv = AjvModule as unknown as typeof AjvModule.default;
-
 // The task folders as files (light, no validator): src/tasks/files.ts.
 export { PROJECT_ROOT, TASK_FILE, TASKS_DIR, taskFiles } from "./files.ts";
 
@@ -30,11 +32,40 @@ const SCHEMA_FILE = path.join(TASKS_DIR, "task.schema.json");
 /** A task spec ready to run: the spec, its compiled checks and pre-state actions. */
 export type LoadedTask = { spec: LoadedTaskSpec; checks: Check[]; actions: CompiledAction[] };
 
-let validator: ReturnType<InstanceType<typeof Ajv>["compile"]> | undefined;
-function schemaValidator() {
-  if (!validator) {
-    const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
-    validator = ajv.compile(JSON.parse(readFileSync(SCHEMA_FILE, "utf8")));
+type SchemaValidator = ReturnType<InstanceType<typeof AjvModule.default>["compile"]>;
+let validator: SchemaValidator | undefined;
+/**
+ * The task schema's validator. Compiling it with ajv costs ~100 ms, paid by every Vitest worker (each
+ * watch-mode re-run starts one), so the compiled code is kept as ajv standalone code in
+ * `.questbench/cache/`, keyed by the schema's bytes and ajv's version, and later runs only require it
+ * (ajv itself, ~75 ms to load, is loaded only to compile).
+ * An unwritable project folder just compiles every time.
+ */
+function schemaValidator(): SchemaValidator {
+  if (validator) return validator;
+  const text = readFileSync(SCHEMA_FILE, "utf8");
+  const require = createRequire(import.meta.url);
+  const ajvVersion = (require("ajv/package.json") as { version: string }).version;
+  const key = createHash("sha256").update(`${ajvVersion}\0${text}`).digest("hex").slice(0, 16);
+  const cached = path.join(PROJECT_ROOT, ".questbench", "cache", `task-schema-${key}.cjs`);
+  try {
+    validator = createRequire(cached)(cached) as SchemaValidator;
+    return validator;
+  } catch {
+    // not cached yet (or unreadable): compile below
+  }
+  const Ajv = require("ajv") as typeof AjvModule.default;
+  const standaloneCode = require("ajv/dist/standalone/index.js") as typeof standaloneModule.default;
+  const ajv = new Ajv({ allErrors: true, strict: false, verbose: true, code: { source: true } });
+  validator = ajv.compile(JSON.parse(text));
+  try {
+    mkdirSync(path.dirname(cached), { recursive: true });
+    // Concurrent workers may write it at once: each renames its own complete file into place.
+    const tmp = `${cached}.${process.pid}.tmp`;
+    writeFileSync(tmp, standaloneCode(ajv, validator));
+    renameSync(tmp, cached);
+  } catch {
+    // a read-only project: compiling each time is only slower
   }
   return validator;
 }

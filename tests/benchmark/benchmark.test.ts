@@ -3,6 +3,7 @@ import { TaskSpecError } from "../../src/errors.ts";
 import { renderInstanceAnnotation } from "../../src/reporting/progress.ts";
 import { createRun } from "../../src/run/engine.ts";
 import { belowPassMark } from "../../src/run/passMark.ts";
+import { phase } from "../../src/run/phases.ts";
 import { UsageError } from "../../src/runOptions.ts";
 import type { Lease } from "../../src/world/pool.ts";
 
@@ -11,6 +12,8 @@ import type { Lease } from "../../src/world/pool.ts";
 /** An instance left unscored or below the pass mark fails its test with one line, without stack frames. */
 const failure = (message: string) => Object.assign(new Error(message), { stack: `Error: ${message}` });
 
+phase("worker: process start", performance.timeOrigin);
+phase("worker: test file imported");
 const options = inject("questbench");
 // A broken task spec or an impossible selection (--sample, --nl-level) is bad input: one line.
 const run = (() => {
