@@ -1,5 +1,5 @@
 import { ChainError } from "../errors.ts";
-import { type AnvilHandle, startAnvil } from "./anvil.ts";
+import type { AnvilHandle } from "./anvil.ts";
 import { postJson } from "./rpcHttp.ts";
 import { type World, worldStatePath } from "./world.ts";
 
@@ -225,7 +225,12 @@ export function createAnvilPool(parameters: CreateAnvilPoolParameters): AnvilPoo
     slot.handle = undefined;
     const handle = parameters.boot
       ? await parameters.boot()
-      : await startAnvil({ loadState: stateFile, chainId: parameters.world.chainId });
+      : // prool (~100 ms to load) only when this pool boots its own chain: a run's worker leases the
+        // global setup's chains and loads it only to replace a dead one.
+        await (await import("./anvil.ts")).startAnvil({
+          loadState: stateFile,
+          chainId: parameters.world.chainId,
+        });
     slot.handle = handle;
     await primeWorldClock(handle.url);
     await snapshot(slot);
