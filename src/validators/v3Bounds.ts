@@ -47,9 +47,16 @@ const ceilBound = (value: bigint, sPpm: bigint) =>
   (((value * (PPM + sPpm)) / PPM) * (PPM + TOLERANCE_PPM)) / PPM + 1n;
 
 /** One swap or liquidity call of the attempt (a multicall's inner calls each count), decoded. */
-type V3Call = { tx: SentTransaction; kind: "router" | "positions"; fn: string; params: any; data: Hex };
+export type V3Call = {
+  tx: SentTransaction;
+  kind: "router" | "positions";
+  fn: string;
+  params: any;
+  data: Hex;
+};
 
-function decodeCalls(ctx: CheckContext, router: Address, positions: Address | undefined): V3Call[] {
+/** The attempt's successful V3 calls to `router` and `positions`, each multicall's inner calls apart. */
+export function decodeV3Calls(ctx: CheckContext, router: Address, positions: Address | undefined): V3Call[] {
   const calls: V3Call[] = [];
   for (const tx of ctx.txs) {
     if (tx.receipt.status !== "success" || !tx.to) continue;
@@ -77,7 +84,12 @@ function decodeCalls(ctx: CheckContext, router: Address, positions: Address | un
 }
 
 /** The bounds one call states and what the rules require of them, read at the block before its own. */
-async function boundsOf(ctx: CheckContext, quoter: Address, call: V3Call, sPpm: bigint): Promise<Bound[]> {
+export async function v3BoundsOf(
+  ctx: CheckContext,
+  quoter: Address,
+  call: V3Call,
+  sPpm: bigint,
+): Promise<Bound[]> {
   const blockNumber = call.tx.receipt.blockNumber - 1n;
   const p = call.params;
   const quote = async (functionName: string, args: readonly unknown[]) => {
@@ -220,14 +232,14 @@ export const v3PriceBounds = defineCheck({
       },
       async evaluate(ctx, prepared) {
         const p = prepared as { router: Address; quoter: Address; positions?: Address; sPpm: bigint };
-        const calls = decodeCalls(ctx, p.router, p.positions);
+        const calls = decodeV3Calls(ctx, p.router, p.positions);
         if (calls.length === 0) return { passed: false, detail: "no successful V3 swap or liquidity call" };
         const problems: string[] = [];
         const seen: string[] = [];
         for (const call of calls) {
           let bounds: Bound[];
           try {
-            bounds = await boundsOf(ctx, p.quoter, call, p.sPpm);
+            bounds = await v3BoundsOf(ctx, p.quoter, call, p.sPpm);
           } catch (error) {
             problems.push(
               `${call.fn}: no quote at the block before (${(error as Error).message.split("\n")[0]})`,
