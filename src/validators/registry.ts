@@ -2,6 +2,7 @@ import type { CheckSpec } from "../tasks/types.ts";
 import { allowanceSpent } from "./allowanceSpent.ts";
 import { answerEquals, answerFormat } from "./answerChecks.ts";
 import { allowOnly } from "./args.ts";
+import { v3CycleBest, v3SplitBest } from "./bestExecution.ts";
 import { holdingsUnchanged } from "./holdings.ts";
 import { refused } from "./judgement.ts";
 import { addLiquidity, calldataArg, eventEmitted } from "./logChecks.ts";
@@ -98,6 +99,8 @@ export const CHECKS: Record<string, CheckDefinition> = {
   v3PriceBounds,
   v3Position,
   v3BestQuote,
+  v3SplitBest,
+  v3CycleBest,
 };
 
 function buildCheck(spec: CheckSpec, compile: CheckCompileContext): Pick<Check, "prepare" | "evaluate"> {
