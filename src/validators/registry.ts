@@ -7,6 +7,7 @@ import { holdingsUnchanged } from "./holdings.ts";
 import { refused } from "./judgement.ts";
 import { addLiquidity, calldataArg, eventEmitted } from "./logChecks.ts";
 import { priceBounds } from "./priceBounds.ts";
+import { v3QuoteGate } from "./quoteGate.ts";
 import { allowanceIs, nativeBalanceDelta, stateDelta, stateIs, tokenBalanceDelta } from "./stateChecks.ts";
 import { selectorIn, txInput, txSucceeded, txTo, txValue } from "./txChecks.ts";
 import {
@@ -101,6 +102,7 @@ export const CHECKS: Record<string, CheckDefinition> = {
   v3BestQuote,
   v3SplitBest,
   v3CycleBest,
+  v3QuoteGate,
 };
 
 function buildCheck(spec: CheckSpec, compile: CheckCompileContext): Pick<Check, "prepare" | "evaluate"> {

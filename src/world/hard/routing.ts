@@ -22,6 +22,9 @@ export const ROUTING_NUDGES = [
   { tokenIn: "usdc", amount: "777.777777", fee: 10000 },
 ] as const;
 
+/** The feed's answer at the snapshot (USD per WBTC × 1e8); a task's pre-state may set another. */
+export const WBTC_USD_FEED_ANSWER = 9_812_345_678_901n;
+
 const poolAbi = parseAbi([
   "function token0() view returns (address)",
   "function token1() view returns (address)",
@@ -43,6 +46,26 @@ const pool = (fee: number, spacing: number): CatalogueEntry => ({
  * so a hard task's prompt lists them. Every entry has `set: "hard"`; entries are appended after the
  * other hard modules', so no earlier address moves.
  */
-export const HARD_ROUTING = Object.fromEntries(
-  ROUTING_POOLS.map((p) => [p.key, pool(p.fee, p.tickSpacing)]),
-) as Record<(typeof ROUTING_POOLS)[number]["key"], CatalogueEntry>;
+export const HARD_ROUTING = {
+  ...(Object.fromEntries(ROUTING_POOLS.map((p) => [p.key, pool(p.fee, p.tickSpacing)])) as Record<
+    (typeof ROUTING_POOLS)[number]["key"],
+    CatalogueEntry
+  >),
+  wbtc_usd_feed: {
+    place: {
+      kind: "deployed",
+      artifact: "QuestPriceFeed",
+      args: ["WBTC / USD", 8n, WBTC_USD_FEED_ANSWER],
+    },
+    description:
+      "Chainlink-style WBTC/USD price feed (AggregatorV3Interface reads): decimals() = 8, so latestAnswer() / latestRoundData().answer is USD per whole WBTC × 1e8; description(); latestRoundData() → (roundId, answer, startedAt, updatedAt, answeredInRound)",
+    abi: parseAbi([
+      "function decimals() view returns (uint8)",
+      "function description() view returns (string)",
+      "function latestAnswer() view returns (int256)",
+      "function latestRoundData() view returns (uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)",
+      "function setAnswer(int256 answer)",
+    ]),
+    set: "hard",
+  },
+} satisfies Record<string, CatalogueEntry>;
