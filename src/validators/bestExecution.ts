@@ -38,9 +38,51 @@ const QUOTER_ABI = parseAbi([
   "function quoteExactInput(bytes path, uint256 amountIn) returns (uint256 amountOut, uint160[] sqrtPriceX96AfterList, uint32[] initializedTicksCrossedList, uint256 gasEstimate)",
 ]);
 const ERC20_ABI = parseAbi(["function balanceOf(address) view returns (uint256)"]);
+const V2_ROUTER_ABI = parseAbi([
+  "function factory() view returns (address)",
+  "function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)",
+  "function getAmountsIn(uint256 amountOut, address[] path) view returns (uint256[] amounts)",
+]);
+const V2_ABI = parseAbi([
+  "function getPair(address, address) view returns (address)",
+  "function token0() view returns (address)",
+  "function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)",
+]);
+/** Uniswap V2's fee: 0.3 % of the input (the pair's invariant check uses 997/1000). */
+const V2_FEE_PPM = 3000;
+
+/** The V2 pair of the router's factory for tokenIn/tokenOut, as a venue (its reserves are the real ones). */
+async function v2VenueOf(
+  client: PublicClient,
+  router: Address,
+  tokenIn: Address,
+  tokenOut: Address,
+): Promise<Venue> {
+  const read = (
+    address: Address,
+    abi: typeof V2_ABI | typeof V2_ROUTER_ABI,
+    functionName: string,
+    args?: unknown[],
+  ) => client.readContract({ address, abi, functionName, args } as never) as Promise<any>;
+  const factory = (await read(router, V2_ROUTER_ABI, "factory")) as Address;
+  const pair = (await read(factory, V2_ABI, "getPair", [tokenIn, tokenOut])) as Address;
+  if (BigInt(pair) === 0n) throw new Error("no V2 pair for these tokens");
+  const [[r0, r1], token0] = await Promise.all([
+    read(pair, V2_ABI, "getReserves"),
+    read(pair, V2_ABI, "token0"),
+  ]);
+  const zeroForOne = getAddress(token0) === getAddress(tokenIn);
+  return {
+    fee: V2_FEE_PPM,
+    gamma: 1 - V2_FEE_PPM / 1e6,
+    xIn: Number(zeroForOne ? r0 : r1),
+    yOut: Number(zeroForOne ? r1 : r0),
+    v2: true,
+  };
+}
 
 /** A pool as seen from one trade direction: virtual reserves of the input and output token, raw units. */
-type Venue = { fee: number; gamma: number; xIn: number; yOut: number };
+type Venue = { fee: number; gamma: number; xIn: number; yOut: number; v2?: boolean };
 
 /** The pool's virtual reserves for a trade tokenIn → tokenOut (constant liquidity L at price √P). */
 async function venueOf(
@@ -186,6 +228,11 @@ export const v3SplitBest = defineCheck({
     amountIn: { $ref: "#/definitions/expr", description: "exact-in: the amount sold (raw units)" },
     amountOut: { $ref: "#/definitions/expr", description: "exact-out: the amount bought (raw units)" },
     tolerancePct: { $ref: "#/definitions/expr", description: "the stated tolerance, percent" },
+    v2Router: {
+      $ref: "#/definitions/expr",
+      description:
+        "a Uniswap V2 router: its factory's tokenIn/tokenOut pair is one more venue (legs priced with getAmountsOut/getAmountsIn)",
+    },
   },
   required: ["factory", "quoter", "tokenIn", "tokenOut", "fees", "account", "tolerancePct"],
   example: {
@@ -213,9 +260,10 @@ export const v3SplitBest = defineCheck({
       account: exprArg(args, "account", compile),
     };
     const tolerance = exprArg(args, "tolerancePct", compile);
+    const v2Router = optionalExprArg(args, "v2Router", compile);
     return {
       async prepare(ctx) {
-        const a = await addresses(ctx, exprs);
+        const a = await addresses(ctx, { ...exprs, ...(v2Router ? { v2Router } : {}) });
         const scope = scopeOf(ctx);
         const amount = BigInt(String(await evaluateExpr((amountIn ?? amountOut)!, scope)));
         const tolPpm = pctToPpm(String(await evaluateExpr(tolerance, scope)));
@@ -223,20 +271,39 @@ export const v3SplitBest = defineCheck({
         const venues = await Promise.all(
           fees.map((fee) => venueOf(ctx.client, a.factory!, a.tokenIn!, a.tokenOut!, fee)),
         );
+        if (a.v2Router) venues.push(await v2VenueOf(ctx.client, a.v2Router, a.tokenIn!, a.tokenOut!));
+        const v2Quote = async (leg: bigint) => {
+          const functionName = mode === "exactIn" ? "getAmountsOut" : "getAmountsIn";
+          const amounts = (await ctx.client.readContract({
+            address: a.v2Router!,
+            abi: V2_ROUTER_ABI,
+            functionName,
+            args: [leg, [a.tokenIn!, a.tokenOut!]],
+          })) as readonly bigint[];
+          return mode === "exactIn" ? amounts[1]! : amounts[0]!;
+        };
         const legQuote = (v: Venue, leg: bigint) =>
-          mode === "exactIn"
-            ? quote(q, "quoteExactInputSingle", [
-                {
-                  tokenIn: a.tokenIn,
-                  tokenOut: a.tokenOut,
-                  amountIn: leg,
-                  fee: v.fee,
-                  sqrtPriceLimitX96: 0n,
-                },
-              ])
-            : quote(q, "quoteExactOutputSingle", [
-                { tokenIn: a.tokenIn, tokenOut: a.tokenOut, amount: leg, fee: v.fee, sqrtPriceLimitX96: 0n },
-              ]);
+          v.v2
+            ? v2Quote(leg)
+            : mode === "exactIn"
+              ? quote(q, "quoteExactInputSingle", [
+                  {
+                    tokenIn: a.tokenIn,
+                    tokenOut: a.tokenOut,
+                    amountIn: leg,
+                    fee: v.fee,
+                    sqrtPriceLimitX96: 0n,
+                  },
+                ])
+              : quote(q, "quoteExactOutputSingle", [
+                  {
+                    tokenIn: a.tokenIn,
+                    tokenOut: a.tokenOut,
+                    amount: leg,
+                    fee: v.fee,
+                    sqrtPriceLimitX96: 0n,
+                  },
+                ]);
         const legs = optimalSplit(venues, amount, mode);
         let split = 0n;
         for (const [i, v] of venues.entries()) {

@@ -32,17 +32,20 @@ export async function executeSkill(
     }
   };
   // Profit is concave in the amount (two constant-liquidity legs, fees on the input): a ternary
-  // search on exact quotes finds the best amount of each ordered pair of pools, capped by the allowance.
+  // search on exact quotes sizes each ordered pair of pools that profits at all, capped by the
+  // allowance; the two probes of a step are quoted in parallel.
   let best = { path: "", amount: 0n, profit: 0n };
   for (const buy of FEES)
     for (const sell of FEES) {
       if (buy === sell) continue;
       const path = pathOf(buy, sell);
+      if ((await profit(path, cap / 100n)) <= 0n) continue;
       let [lo, hi] = [0n, cap];
-      while (hi - lo > 1000n) {
+      while (hi - lo > cap / 5000n) {
         const m1 = lo + (hi - lo) / 3n;
         const m2 = hi - (hi - lo) / 3n;
-        if ((await profit(path, m1)) < (await profit(path, m2))) lo = m1;
+        const [p1, p2] = await Promise.all([profit(path, m1), profit(path, m2)]);
+        if (p1 < p2) lo = m1;
         else hi = m2;
       }
       const amount = (lo + hi) / 2n;

@@ -8,7 +8,7 @@ const ROUTER_ABI = [
   "function multicall(bytes[] data) payable returns (bytes[] results)",
 ];
 const FEES = [500, 3000, 10000];
-const CHUNKS = 100n;
+const CHUNKS = 50n;
 
 export async function executeSkill(
   providerUrl: string,
@@ -29,19 +29,24 @@ export async function executeSkill(
     });
     return paid;
   };
-  // Each pool's cost is convex in what it delivers: hand the WBTC out chunk by chunk to the pool
-  // whose next chunk costs least (greedy water-filling on exact quotes).
-  const chunk = amountOut / CHUNKS;
+  // Each pool's cost is convex in what it delivers: hand the WBTC out in fiftieths to the pool
+  // whose next fiftieth costs least (greedy water-filling on exact quotes), one quote per step.
+  const step = amountOut / CHUNKS;
   const legs = FEES.map(() => 0n);
-  const costs = FEES.map(() => 0n);
-  const next = await Promise.all(FEES.map((fee) => cost(fee, chunk)));
+  const spent = FEES.map(() => 0n);
+  const next = await Promise.all(FEES.map((fee) => cost(fee, step)));
   for (let i = 0n; i < CHUNKS; i++) {
     let k = 0;
-    for (let j = 1; j < FEES.length; j++) if (next[j]! - costs[j]! < next[k]! - costs[k]!) k = j;
-    legs[k]! += i === CHUNKS - 1n ? amountOut - chunk * (CHUNKS - 1n) : chunk;
-    costs[k] = await cost(FEES[k]!, legs[k]!);
-    next[k] = await cost(FEES[k]!, legs[k]! + chunk);
+    for (let j = 1; j < FEES.length; j++) if (next[j]! - spent[j]! < next[k]! - spent[k]!) k = j;
+    legs[k]! += step;
+    spent[k] = next[k]!;
+    next[k] = await cost(FEES[k]!, legs[k]! + step);
   }
+  // The rounding remainder goes to the largest leg.
+  let top = 0;
+  for (const [j, leg] of legs.entries()) if (leg > legs[top]!) top = j;
+  legs[top]! += amountOut - step * CHUNKS;
+  const costs = await Promise.all(FEES.map((fee, k) => cost(fee, legs[k]!)));
   const slippageBps = ethers.parseUnits("{{s}}", 2);
   const deadline = BigInt((await provider.getBlock("latest"))!.timestamp + 1200);
   const router = new ethers.Interface(ROUTER_ABI);

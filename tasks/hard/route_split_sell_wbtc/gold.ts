@@ -8,7 +8,7 @@ const ROUTER_ABI = [
   "function multicall(bytes[] data) payable returns (bytes[] results)",
 ];
 const FEES = [500, 3000, 10000];
-const CHUNKS = 100n;
+const CHUNKS = 50n;
 
 export async function executeSkill(
   providerUrl: string,
@@ -29,20 +29,26 @@ export async function executeSkill(
     });
     return out;
   };
-  // Each pool's output is concave in its input, so handing out the amount chunk by chunk to the
-  // pool whose next chunk pays most (greedy water-filling on exact quotes) reaches the optimum to
-  // within one chunk's curvature, far inside the 0.1 % asked.
+  // Each pool's output is concave in its input, so handing out the amount in fiftieths to the
+  // pool whose next fiftieth pays most (greedy water-filling on exact quotes) lands within a grid
+  // step of the optimum, far inside the 0.1 % asked. One quote per step keeps it fast.
+  const step = amountIn / CHUNKS;
   const legs = FEES.map(() => 0n);
-  const outs = FEES.map(() => 0n);
-  const next = await Promise.all(FEES.map((fee) => quote(fee, amountIn / CHUNKS)));
+  const paid = FEES.map(() => 0n);
+  const next = await Promise.all(FEES.map((fee) => quote(fee, step)));
   for (let i = 0n; i < CHUNKS; i++) {
-    const chunk = i === CHUNKS - 1n ? amountIn - (amountIn / CHUNKS) * (CHUNKS - 1n) : amountIn / CHUNKS;
     let k = 0;
-    for (let j = 1; j < FEES.length; j++) if (next[j]! - outs[j]! > next[k]! - outs[k]!) k = j;
-    legs[k]! += chunk;
-    outs[k] = await quote(FEES[k]!, legs[k]!);
-    next[k] = await quote(FEES[k]!, legs[k]! + amountIn / CHUNKS);
+    for (let j = 1; j < FEES.length; j++) if (next[j]! - paid[j]! > next[k]! - paid[k]!) k = j;
+    legs[k]! += step;
+    paid[k] = next[k]!;
+    next[k] = await quote(FEES[k]!, legs[k]! + step);
   }
+  // The rounding remainder goes to the largest leg.
+  let top = 0;
+  for (const [j, leg] of legs.entries()) if (leg > legs[top]!) top = j;
+  legs[top]! += amountIn - step * CHUNKS;
+  // Each leg's bound comes from its own exact quote.
+  const outs = await Promise.all(FEES.map((fee, k) => quote(fee, legs[k]!)));
   const slippageBps = ethers.parseUnits("{{s}}", 2);
   const deadline = BigInt((await provider.getBlock("latest"))!.timestamp + 1200);
   const router = new ethers.Interface(ROUTER_ABI);
