@@ -2,10 +2,12 @@ import type { CheckSpec } from "../tasks/types.ts";
 import { allowanceSpent } from "./allowanceSpent.ts";
 import { answerEquals, answerFormat } from "./answerChecks.ts";
 import { allowOnly } from "./args.ts";
+import { v3CycleBest, v3SplitBest } from "./bestExecution.ts";
 import { holdingsUnchanged } from "./holdings.ts";
 import { refused } from "./judgement.ts";
 import { addLiquidity, calldataArg, eventEmitted } from "./logChecks.ts";
 import { priceBounds } from "./priceBounds.ts";
+import { v3QuoteGate } from "./quoteGate.ts";
 import { allowanceIs, nativeBalanceDelta, stateDelta, stateIs, tokenBalanceDelta } from "./stateChecks.ts";
 import { selectorIn, txInput, txSucceeded, txTo, txValue } from "./txChecks.ts";
 import {
@@ -98,6 +100,9 @@ export const CHECKS: Record<string, CheckDefinition> = {
   v3PriceBounds,
   v3Position,
   v3BestQuote,
+  v3SplitBest,
+  v3CycleBest,
+  v3QuoteGate,
 };
 
 function buildCheck(spec: CheckSpec, compile: CheckCompileContext): Pick<Check, "prepare" | "evaluate"> {
