@@ -20,7 +20,7 @@ import * as abis from "./abis.ts";
 import type { AccountName, Arg, CatalogueEntry, Placement, TokenMeta } from "./catalogueTypes.ts";
 import { HARD_SIGNATURES } from "./hard/signatures.ts";
 import { HARD_TOKENS } from "./hard/tokens.ts";
-import { HARD_V3 } from "./hard/v3.ts";
+import { HARD_V3, HARD_V3_DECIMALS } from "./hard/v3.ts";
 import { HARD_VAULTS } from "./hard/vaults.ts";
 
 export type {
@@ -318,6 +318,7 @@ const ENTRIES = {
   ...HARD_V3,
   ...HARD_VAULTS,
   ...HARD_SIGNATURES,
+  ...HARD_V3_DECIMALS,
 } satisfies Record<string, CatalogueEntry>;
 
 /** One of the `deployedContracts` keys of {@link CATALOGUE}. */
