@@ -1,9 +1,10 @@
 import { type Address, getAddress, parseAbi } from "viem";
 import { toUnits } from "../expr/decimal.ts";
 import { evaluateExpr } from "../expr/expr.ts";
+import { readAnswerField } from "./answer.ts";
 import { exprArg } from "./args.ts";
 import { scopeOf } from "./scopeOf.ts";
-import { type CheckContext, defineCheck } from "./types.ts";
+import { CheckArgsError, type CheckContext, defineCheck } from "./types.ts";
 import { newestPositionId, readPosition } from "./v3Positions.ts";
 
 const POOL_ABI = parseAbi([
@@ -275,6 +276,111 @@ export const v3PoolAtPrice = defineCheck({
         return {
           passed,
           detail: `pool sqrtPriceX96 ${sqrt}, price ${p.price} is ${p.target} (${passed ? "within" : "off by more than"} 1e-9)`,
+        };
+      },
+    };
+  },
+});
+
+const OBSERVE_ABI = parseAbi([
+  "function observe(uint32[] secondsAgos) view returns (int56[] tickCumulatives, uint160[] secondsPerLiquidityCumulativeX128s)",
+]);
+
+/** ⌊a / b⌋ for bigints (b > 0): OracleLibrary.consult's rounding toward negative infinity. */
+const floorDiv = (a: bigint, b: bigint) => (a >= 0n ? a / b : -((-a + b - 1n) / b));
+
+/**
+ * The pool's arithmetic-mean tick over the last `window` seconds, as OracleLibrary.consult computes
+ * it: observe([window, 0]), (tickCumulatives[1] − tickCumulatives[0]) / window rounded toward −∞.
+ */
+export async function twapTick(ctx: CheckContext, pool: Address, window: number): Promise<number> {
+  const [cumulatives] = (await ctx.client.readContract({
+    address: pool,
+    abi: OBSERVE_ABI,
+    functionName: "observe",
+    args: [[window, 0]],
+  })) as readonly [readonly bigint[], unknown];
+  return Number(floorDiv(cumulatives[1]! - cumulatives[0]!, BigInt(window)));
+}
+
+/** Quote-token smallest units per whole base token at `sqrtPriceX96`, rounded down. */
+export function quoteUnitsPerBase(sqrtPriceX96: bigint, p: PricedPool): bigint {
+  const one = 10n ** BigInt(p.baseDecimals);
+  const square = sqrtPriceX96 * sqrtPriceX96;
+  return p.baseIsToken0 ? (square * one) >> 192n : (one << 192n) / square;
+}
+
+const ORACLE_VALUES = ["twapTick", "twapPrice", "spotPrice"] as const;
+
+/**
+ * A query field about a V3 pool's oracle equals the truth at `pre` (issue 20, FRONTIER item 3):
+ * `twapTick` the OracleLibrary mean tick over `window` s ({@link twapTick}, exact); `twapPrice` the
+ * price at that tick, `spotPrice` the price at slot0's sqrtPriceX96, both in quote-token smallest
+ * units per whole base token, rounded down, within 1 unit (floating-point 1.0001^tick is fine).
+ */
+export const v3OracleAnswer = defineCheck({
+  description:
+    "An answer field equals the pool's OracleLibrary mean tick over the window (exact), or the price at that tick / at slot0 in quote units per whole base token (±1 unit).",
+  args: {
+    ...POOL_ARGS,
+    window: { $ref: "#/definitions/expr", description: "seconds the mean runs over, ending at pre" },
+    field: { type: "string", description: "answer field name" },
+    value: { enum: [...ORACLE_VALUES], description: "which truth the field holds" },
+  },
+  required: ["pool", "base", "window", "field", "value"],
+  example: {
+    pool: "contracts.v3pool_wbnb_usdc",
+    base: "contracts.wbnb",
+    window: "7200",
+    field: "twap_tick",
+    value: "twapTick",
+  },
+  build: (args, compile) => {
+    const poolE = exprArg(args, "pool", compile);
+    const baseE = exprArg(args, "base", compile);
+    const windowE = exprArg(args, "window", compile);
+    const field = args.field;
+    const value = args.value as (typeof ORACLE_VALUES)[number];
+    if (typeof field !== "string" || !compile.answerFields.has(field))
+      throw new CheckArgsError("field", `must name an answer field (got ${String(field)})`);
+    if (!ORACLE_VALUES.includes(value))
+      throw new CheckArgsError("value", `must be one of ${ORACLE_VALUES.join(", ")}`);
+    return {
+      async prepare(ctx) {
+        const scope = scopeOf(ctx);
+        const pool = getAddress(String(await evaluateExpr(poolE, scope)));
+        const priced = await readPricedPool(ctx, pool, getAddress(String(await evaluateExpr(baseE, scope))));
+        const window = Number(await evaluateExpr(windowE, scope));
+        const tick = await twapTick(ctx, pool, window);
+        if (value === "twapTick")
+          return { truth: BigInt(tick), tolerance: 0n, what: `mean tick over ${window} s` };
+        const [sqrt] = (await ctx.client.readContract({
+          address: pool,
+          abi: POOL_ABI,
+          functionName: "slot0",
+        })) as readonly [bigint, ...unknown[]];
+        return value === "twapPrice"
+          ? {
+              truth: quoteUnitsPerBase(sqrtRatioAtTick(tick), priced),
+              tolerance: 1n,
+              what: `price at the mean tick ${tick}`,
+            }
+          : {
+              truth: quoteUnitsPerBase(sqrt, priced),
+              tolerance: 1n,
+              what: `spot price (sqrtPriceX96 ${sqrt})`,
+            };
+      },
+      async evaluate(ctx, prepared) {
+        const p = prepared as { truth: bigint; tolerance: bigint; what: string };
+        if (!ctx.answer) return { passed: false, detail: "no answer object was returned" };
+        const read = readAnswerField(ctx.answer[field], ctx.spec.answer!.fields[field]!.type);
+        if ("error" in read) return { passed: false, detail: `${field}: ${read.error}` };
+        const got = BigInt(read.value as bigint | string);
+        const diff = got > p.truth ? got - p.truth : p.truth - got;
+        return {
+          passed: diff <= p.tolerance,
+          detail: `${field} ${got}, ${p.what} ${p.truth}${p.tolerance ? ` (±${p.tolerance})` : ""}`,
         };
       },
     };

@@ -155,6 +155,22 @@ export const V3_DECIMAL_POOLS = [
   },
 ] as const;
 
+/**
+ * The price spike the build plants in the pools with observation slots (fixtures/hard/v3.ts
+ * `plantSpike`), for TWAP tasks: `start` s after the pool's seeding the price jumps to
+ * A·(sqrtHighPpm/10^6)², `hold` s later falls to A·(sqrtMidPpm/10^6)², `hold` s later returns to
+ * exactly A. The paper world's stakes come after (their age to the snapshot stays 3,600 s), so at
+ * the snapshot the spike ended 3,600 s and a few blocks ago, and a 7,200 s window covers all of it.
+ */
+export const V3_SPIKE = {
+  start: 2000,
+  hold: 1200,
+  sqrtHighPpm: 1_039_070n,
+  sqrtMidPpm: 1_019_500n,
+  /** The TWAP window tasks use: it starts before the spike and ends after it. */
+  windowSeconds: 7200,
+} as const;
+
 const V3_POOL_ABI = parseAbi([
   "function token0() view returns (address)",
   "function token1() view returns (address)",
