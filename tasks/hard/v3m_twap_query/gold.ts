@@ -16,7 +16,7 @@ export async function executeSkill(
   const pool = new ethers.Contract(deployedContracts.v3pool_wbnb_usdc, POOL_ABI, provider);
   const window = BigInt("{{w}}");
   const [cumulatives] = await pool.observe([window, 0n]);
-  const delta: bigint = cumulatives[1] - cumulatives[0];
+  const delta = BigInt(cumulatives[1]) - BigInt(cumulatives[0]);
   // BigInt division truncates toward zero; OracleLibrary rounds a negative mean down.
   let tick = delta / window;
   if (delta < 0n && delta % window !== 0n) tick -= 1n;
