@@ -67,8 +67,8 @@ export function tickAtSqrtRatio(sqrtPriceX96: bigint): number {
   return lo;
 }
 
-/** ⌊√n⌋ (Newton's method). */
-function isqrt(n: bigint): bigint {
+/** ⌊√n⌋ for a bigint (Newton's method). */
+export function isqrt(n: bigint): bigint {
   if (n < 2n) return n;
   let x = n;
   let y = (x + 1n) / 2n;
@@ -112,6 +112,16 @@ export function rangeOfHumanPrices(low: string, high: string, p: PricedPool): [n
   const [a, b] = [low, high].map((x) => tickAtSqrtRatio(sqrtPriceOfHumanPrice(x, p))) as [number, number];
   const s = p.tickSpacing;
   return [Math.floor(Math.min(a, b) / s) * s, Math.ceil(Math.max(a, b) / s) * s];
+}
+
+/** The pool's slot0 sqrtPriceX96 (at `pre` in prepare, `post` in evaluate). */
+async function sqrtPriceOf(ctx: CheckContext, pool: Address): Promise<bigint> {
+  const [sqrt] = (await ctx.client.readContract({
+    address: pool,
+    abi: POOL_ABI,
+    functionName: "slot0",
+  })) as readonly [bigint, ...unknown[]];
+  return sqrt;
 }
 
 /** Reads what {@link PricedPool} needs from the chain (at the context's `pre` when called in prepare). */
@@ -267,11 +277,7 @@ export const v3PoolAtPrice = defineCheck({
       },
       async evaluate(ctx, prepared) {
         const p = prepared as { pool: Address; price: string; target: bigint };
-        const [sqrt] = (await ctx.client.readContract({
-          address: p.pool,
-          abi: POOL_ABI,
-          functionName: "slot0",
-        })) as readonly [bigint, ...unknown[]];
+        const sqrt = await sqrtPriceOf(ctx, p.pool);
         const diff = sqrt > p.target ? sqrt - p.target : p.target - sqrt;
         const passed = diff * 1_000_000_000n <= p.target;
         return {
@@ -355,11 +361,7 @@ export const v3OracleAnswer = defineCheck({
         const tick = await twapTick(ctx, pool, window);
         if (value === "twapTick")
           return { truth: BigInt(tick), tolerance: 0n, what: `mean tick over ${window} s` };
-        const [sqrt] = (await ctx.client.readContract({
-          address: pool,
-          abi: POOL_ABI,
-          functionName: "slot0",
-        })) as readonly [bigint, ...unknown[]];
+        const sqrt = await sqrtPriceOf(ctx, pool);
         return value === "twapPrice"
           ? {
               truth: quoteUnitsPerBase(sqrtRatioAtTick(tick), priced),
@@ -390,6 +392,21 @@ export const v3OracleAnswer = defineCheck({
 
 const BALANCE_ABI = parseAbi(["function balanceOf(address) view returns (uint256)"]);
 
+/** v3TwapGuard's expression arguments (all required). */
+const GUARD_EXPR_ARGS = [
+  "pool",
+  "base",
+  "window",
+  "maxDeviationPct",
+  "router",
+  "quoter",
+  "slippagePct",
+  "account",
+  "tokenIn",
+  "tokenOut",
+  "amountIn",
+] as const;
+
 /**
  * "Trade only if the spot price is within t % of the TWAP, otherwise refuse" (issue 20, FRONTIER
  * item 5), decided at `pre`: spot = slot0's sqrtPriceX96, TWAP = the price at the OracleLibrary mean
@@ -417,20 +434,7 @@ export const v3TwapGuard = defineCheck({
     tokenOut: { $ref: "#/definitions/expr" },
     amountIn: { $ref: "#/definitions/expr", description: "smallest units of tokenIn the trade spends" },
   },
-  required: [
-    "pool",
-    "base",
-    "window",
-    "maxDeviationPct",
-    "part",
-    "router",
-    "quoter",
-    "slippagePct",
-    "account",
-    "tokenIn",
-    "tokenOut",
-    "amountIn",
-  ],
+  required: [...GUARD_EXPR_ARGS, "part"],
   example: {
     pool: "contracts.v3pool_wbnb_usdc",
     base: "contracts.wbnb",
@@ -446,19 +450,7 @@ export const v3TwapGuard = defineCheck({
     amountIn: "units(x, 6)",
   },
   build: (args, compile) => {
-    const keys = [
-      "pool",
-      "base",
-      "window",
-      "maxDeviationPct",
-      "router",
-      "quoter",
-      "slippagePct",
-      "account",
-      "tokenIn",
-      "tokenOut",
-      "amountIn",
-    ] as const;
+    const keys = GUARD_EXPR_ARGS;
     const es = Object.fromEntries(keys.map((k) => [k, exprArg(args, k, compile)])) as Record<
       (typeof keys)[number],
       ReturnType<typeof exprArg>
@@ -475,11 +467,7 @@ export const v3TwapGuard = defineCheck({
         await readPricedPool(ctx, pool, await addr("base"));
         const window = Number(await text("window"));
         const tick = await twapTick(ctx, pool, window);
-        const [spot] = (await ctx.client.readContract({
-          address: pool,
-          abi: POOL_ABI,
-          functionName: "slot0",
-        })) as readonly [bigint, ...unknown[]];
+        const spot = await sqrtPriceOf(ctx, pool);
         // |spot/twap − 1| ≤ t %, in exact integers on the squared sqrt prices (ppm of t).
         const twap = sqrtRatioAtTick(tick);
         const [s2, t2] = [spot * spot, twap * twap];
