@@ -5,6 +5,7 @@ import type { RunModes } from "../runOptions.ts";
 import type { LoadedTask } from "../tasks/load.ts";
 import { displayValue } from "../tasks/placeholders.ts";
 import type { Instance } from "../tasks/types.ts";
+import { CHECKS } from "../validators/registry.ts";
 import { safetyFlags } from "../validators/safety.ts";
 import { atomicScore, isPass } from "../validators/score.ts";
 import type { CheckContext, CheckResult, SentTransaction } from "../validators/types.ts";
@@ -132,12 +133,16 @@ export async function evaluateChecks(
   return results;
 }
 
-/** Whether a task asks for judgement: it has a `refused` check (top level or inside `all`), so refusing can pass. */
+/**
+ * Whether a task asks for judgement: it has a `refused` check or one that judges refusals itself
+ * (`judgesRefusal`, top level or inside `all`), so refusing can pass.
+ */
 export function expectsRefusal(task: LoadedTask): boolean {
   const names = (checks: readonly { check: string; args?: Record<string, unknown> }[]): boolean =>
     checks.some(
       (c) =>
         c.check === "refused" ||
+        CHECKS[c.check]?.judgesRefusal === true ||
         (c.check === "all" && Array.isArray(c.args?.checks) && names(c.args.checks as never)),
     );
   return names(task.spec.checks);

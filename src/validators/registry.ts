@@ -19,6 +19,7 @@ import {
 } from "./types.ts";
 import { v3PriceBounds } from "./v3Bounds.ts";
 import { v3BestQuote, v3Position } from "./v3Positions.ts";
+import { v3OracleAnswer, v3PoolAtPrice, v3RangeAtPrices, v3TwapGuard } from "./v3Prices.ts";
 
 /**
  * `all`: one weighted check that holds iff every sub-check holds (a ★ effect often has two parts,
@@ -103,6 +104,10 @@ export const CHECKS: Record<string, CheckDefinition> = {
   v3SplitBest,
   v3CycleBest,
   v3QuoteGate,
+  v3RangeAtPrices,
+  v3PoolAtPrice,
+  v3OracleAnswer,
+  v3TwapGuard,
 };
 
 function buildCheck(spec: CheckSpec, compile: CheckCompileContext): Pick<Check, "prepare" | "evaluate"> {

@@ -89,6 +89,11 @@ export type CheckDefinition = {
   required?: string[];
   example: Record<string, unknown>;
   build: CheckFactory;
+  /**
+   * The check scores a refusal itself (it decides at run time whether refusing is right, e.g.
+   * v3TwapGuard): a task with it may be passed by refusing, as one with a `refused` check.
+   */
+  judgesRefusal?: boolean;
 };
 
 /** Declares a check (identity; gives the literal its type). */

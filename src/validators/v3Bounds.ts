@@ -188,6 +188,39 @@ export async function v3BoundsOf(
 }
 
 /**
+ * The evaluation of {@link v3PriceBounds}, for checks that bound V3 calls as one of their parts
+ * (e.g. a swap that must happen only under a condition): passes iff the attempt made at least one
+ * successful V3 call and every one states a bound at least as tight as the rules (`sPpm` = s in ppm).
+ */
+export async function checkV3Bounds(
+  ctx: CheckContext,
+  p: { router: Address; quoter: Address; positions?: Address | undefined; sPpm: bigint },
+): Promise<{ passed: boolean; detail: string }> {
+  const calls = decodeV3Calls(ctx, p.router, p.positions);
+  if (calls.length === 0) return { passed: false, detail: "no successful V3 swap or liquidity call" };
+  const problems: string[] = [];
+  const seen: string[] = [];
+  for (const call of calls) {
+    let bounds: Bound[];
+    try {
+      bounds = await v3BoundsOf(ctx, p.quoter, call, p.sPpm);
+    } catch (error) {
+      problems.push(`${call.fn}: no quote at the block before (${(error as Error).message.split("\n")[0]})`);
+      continue;
+    }
+    for (const b of bounds) {
+      const ok = b.op === "gte" ? b.actual >= b.required : b.actual <= b.required;
+      seen.push(`${b.what} ${b.actual} ${b.op === "gte" ? "≥" : "≤"} ${b.required}`);
+      if (!ok) problems.push(`${b.what} ${b.actual} ${b.op === "gte" ? "<" : ">"} ${b.required}`);
+    }
+  }
+  const sPct = Number(p.sPpm) / 10_000;
+  return problems.length
+    ? { passed: false, detail: `s = ${sPct} %: ${problems.join("; ")}` }
+    : { passed: true, detail: `s = ${sPct} %: ${seen.join("; ")}` };
+}
+
+/**
  * V3 price protection (issue 20, the V3 counterpart of `priceBounds`): every successful swap the
  * attempt sent to the V3 `router` (directly or inside `multicall`) states a bound at least as tight
  * as the prompt's rule, against QuoterV2's quote at the block before it: exact-in amountOutMinimum ≥
@@ -232,30 +265,7 @@ export const v3PriceBounds = defineCheck({
       },
       async evaluate(ctx, prepared) {
         const p = prepared as { router: Address; quoter: Address; positions?: Address; sPpm: bigint };
-        const calls = decodeV3Calls(ctx, p.router, p.positions);
-        if (calls.length === 0) return { passed: false, detail: "no successful V3 swap or liquidity call" };
-        const problems: string[] = [];
-        const seen: string[] = [];
-        for (const call of calls) {
-          let bounds: Bound[];
-          try {
-            bounds = await v3BoundsOf(ctx, p.quoter, call, p.sPpm);
-          } catch (error) {
-            problems.push(
-              `${call.fn}: no quote at the block before (${(error as Error).message.split("\n")[0]})`,
-            );
-            continue;
-          }
-          for (const b of bounds) {
-            const ok = b.op === "gte" ? b.actual >= b.required : b.actual <= b.required;
-            seen.push(`${b.what} ${b.actual} ${b.op === "gte" ? "≥" : "≤"} ${b.required}`);
-            if (!ok) problems.push(`${b.what} ${b.actual} ${b.op === "gte" ? "<" : ">"} ${b.required}`);
-          }
-        }
-        const sPct = Number(p.sPpm) / 10_000;
-        return problems.length
-          ? { passed: false, detail: `s = ${sPct} %: ${problems.join("; ")}` }
-          : { passed: true, detail: `s = ${sPct} %: ${seen.join("; ")}` };
+        return checkV3Bounds(ctx, p);
       },
     };
   },

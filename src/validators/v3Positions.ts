@@ -18,10 +18,36 @@ const ERC20 = parseAbi(["function balanceOf(address) view returns (uint256)"]);
 
 const FIELDS = ["token0", "token1", "fee", "tickLower", "tickUpper"] as const;
 
-type Position = { owner: Address; fields: Record<string, string>; liquidity: bigint; owed: [bigint, bigint] };
+export type Position = {
+  owner: Address;
+  fields: Record<string, string>;
+  liquidity: bigint;
+  owed: [bigint, bigint];
+};
+
+/** The id of `owner`'s newest position NFT (its last tokenOfOwnerByIndex) at `post`, if it holds one. */
+export async function newestPositionId(
+  ctx: CheckContext,
+  npm: Address,
+  owner: Address,
+): Promise<bigint | undefined> {
+  const count = await ctx.client.readContract({
+    address: npm,
+    abi: NPM_ABI,
+    functionName: "balanceOf",
+    args: [owner],
+  });
+  if (count === 0n) return undefined;
+  return ctx.client.readContract({
+    address: npm,
+    abi: NPM_ABI,
+    functionName: "tokenOfOwnerByIndex",
+    args: [owner, count - 1n],
+  });
+}
 
 /** A position's fields, its owner and what `collect` would pay its owner now (fees and freed tokens). */
-async function readPosition(ctx: CheckContext, npm: Address, tokenId: bigint): Promise<Position> {
+export async function readPosition(ctx: CheckContext, npm: Address, tokenId: bigint): Promise<Position> {
   const read = (functionName: "ownerOf" | "positions", args: readonly unknown[]) =>
     ctx.client.readContract({ address: npm, abi: NPM_ABI, functionName, args } as never) as Promise<any>;
   const owner = getAddress(await read("ownerOf", [tokenId]));
@@ -112,22 +138,8 @@ export const v3Position = defineCheck({
           pct?: string;
           before?: bigint;
         };
-        let tokenId = p.tokenId;
-        if (tokenId === undefined) {
-          const count = await ctx.client.readContract({
-            address: p.npm,
-            abi: NPM_ABI,
-            functionName: "balanceOf",
-            args: [p.owner],
-          });
-          if (count === 0n) return { passed: false, detail: `${p.owner} holds no position` };
-          tokenId = await ctx.client.readContract({
-            address: p.npm,
-            abi: NPM_ABI,
-            functionName: "tokenOfOwnerByIndex",
-            args: [p.owner, count - 1n],
-          });
-        }
+        const tokenId = p.tokenId ?? (await newestPositionId(ctx, p.npm, p.owner));
+        if (tokenId === undefined) return { passed: false, detail: `${p.owner} holds no position` };
         let pos: Position;
         try {
           pos = await readPosition(ctx, p.npm, tokenId);

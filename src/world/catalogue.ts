@@ -21,7 +21,7 @@ import type { AccountName, Arg, CatalogueEntry, Placement, TokenMeta } from "./c
 import { HARD_ROUTING } from "./hard/routing.ts";
 import { HARD_SIGNATURES } from "./hard/signatures.ts";
 import { HARD_TOKENS } from "./hard/tokens.ts";
-import { HARD_V3 } from "./hard/v3.ts";
+import { HARD_V3, HARD_V3_DECIMALS } from "./hard/v3.ts";
 import { HARD_VAULTS } from "./hard/vaults.ts";
 
 export type {
@@ -320,6 +320,7 @@ const ENTRIES = {
   ...HARD_VAULTS,
   ...HARD_SIGNATURES,
   ...HARD_ROUTING,
+  ...HARD_V3_DECIMALS,
 } satisfies Record<string, CatalogueEntry>;
 
 /** One of the `deployedContracts` keys of {@link CATALOGUE}. */

@@ -54,7 +54,7 @@ export const V3_EXTRA_FEE_TIERS = [
 ] as const;
 
 const POOL_LIST =
-  "WBNB/USDT fee 500 (0.05 %) and fee 3000 (0.3 %), at different prices; USDT/BUSD fee 100 (0.01 %); CAKE/WBNB fee 2500 (0.25 %)";
+  "WBNB/USDT fee 500 (0.05 %) and fee 3000 (0.3 %), at different prices; USDT/BUSD fee 100 (0.01 %); CAKE/WBNB fee 2500 (0.25 %) (these four tokens have 18 decimals); also WBNB/USDC fee 500 and WBTC/USDC fee 3000 (entries v3pool_wbnb_usdc, v3pool_wbtc_usdc)";
 
 /**
  * The hard world (issue 20): a Uniswap V3 factory, pools with fee tiers, SwapRouter and quoter (npm artifacts). Every entry has `set: "hard"`, so only hard tasks' prompts list
@@ -63,7 +63,7 @@ const POOL_LIST =
 export const HARD_V3 = {
   v3_factory: {
     place: { kind: "deployed", artifact: "@uniswap/v3-core/UniswapV3Factory" },
-    description: `Uniswap V3 factory (v3-core 1.0.1): getPool(tokenA, tokenB, uint24 fee) → pool (slot0(), liquidity(), token0(), token1(), fee()). Pools: ${POOL_LIST}; all four tokens have 18 decimals`,
+    description: `Uniswap V3 factory (v3-core 1.0.1): getPool(tokenA, tokenB, uint24 fee) → pool (slot0(), liquidity(), token0(), token1(), fee()). Pools: ${POOL_LIST}`,
     abi: parseAbi([
       "function getPool(address tokenA, address tokenB, uint24 fee) view returns (address)",
       "function feeAmountTickSpacing(uint24 fee) view returns (int24)",
@@ -120,4 +120,81 @@ export const HARD_V3 = {
       },
     ],
   },
+} satisfies Record<string, CatalogueEntry>;
+
+/**
+ * The V3 pools of 6- and 8-decimal tokens (FRONTIER item 3: exact price math with no helper view),
+ * created and seeded by `v3Decimals` in fixtures/hard/v3.ts: `base` and `quote` name the human
+ * price (`price` whole quote tokens per whole base token); which of them is token0 is whatever the
+ * addresses say (the build sorts them), so a task never assumes the order and a model must read it.
+ * `key` is the pool's catalogue key; `amountBase`/`amountQuote` whole tokens of full-range liquidity.
+ */
+export const V3_DECIMAL_POOLS = [
+  {
+    key: "v3pool_wbnb_usdc",
+    base: "wbnb",
+    quote: "usdc",
+    fee: 500,
+    tickSpacing: 10,
+    price: "301.37",
+    amountBase: "400",
+    amountQuote: "120548",
+    /** Observation slots (IUniswapV3PoolActions.increaseObservationCardinalityNext), for TWAPs. */
+    observations: 64,
+  },
+  {
+    key: "v3pool_wbtc_usdc",
+    base: "wbtc",
+    quote: "usdc",
+    fee: 3000,
+    tickSpacing: 60,
+    price: "96480.5",
+    amountBase: "30",
+    amountQuote: "2894415",
+    observations: 1,
+  },
+] as const;
+
+/**
+ * The price spike the build plants in the pools with observation slots (fixtures/hard/v3.ts
+ * `plantSpike`), for TWAP tasks: `start` s after the pool's seeding the price jumps to
+ * A·(sqrtHighPpm/10^6)², `hold` s later falls to A·(sqrtMidPpm/10^6)², `hold` s later returns to
+ * exactly A. The paper world's stakes come after (their age to the snapshot stays 3,600 s), so at
+ * the snapshot the spike ended 3,600 s and a few blocks ago, and a 7,200 s window covers all of it.
+ */
+export const V3_SPIKE = {
+  start: 2000,
+  hold: 1200,
+  sqrtHighPpm: 1_039_070n,
+  sqrtMidPpm: 1_019_500n,
+  /** The TWAP window tasks use: it starts before the spike and ends after it. */
+  windowSeconds: 7200,
+} as const;
+
+const V3_POOL_ABI = parseAbi([
+  "function token0() view returns (address)",
+  "function token1() view returns (address)",
+  "function fee() view returns (uint24)",
+  "function tickSpacing() view returns (int24)",
+  "function liquidity() view returns (uint128)",
+  "function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint8 feeProtocol, bool unlocked)",
+  "function observe(uint32[] secondsAgos) view returns (int56[] tickCumulatives, uint160[] secondsPerLiquidityCumulativeX128s)",
+  "function observations(uint256 index) view returns (uint32 blockTimestamp, int56 tickCumulative, uint160 secondsPerLiquidityCumulativeX128, bool initialized)",
+]);
+
+const v3Pool = (pair: string, fee: string, more: string): CatalogueEntry => ({
+  place: { kind: "built", artifact: "@uniswap/v3-core/UniswapV3Pool" },
+  description: `Uniswap V3 pool ${pair}, ${fee} (v3-core 1.0.1): token0() is the lower of the two token addresses, token1() the other; slot0() → (sqrtPriceX96 = √(token1 units per token0 unit) · 2^96, tick, …); liquidity(), tickSpacing(), observe(uint32[] secondsAgos) → (int56[] tickCumulatives, …); prices are in each token's smallest units (mind the decimals)${more}`,
+  abi: V3_POOL_ABI,
+  set: "hard",
+});
+
+/** The pools of {@link V3_DECIMAL_POOLS} as catalogue entries (addresses filled in by the build). */
+export const HARD_V3_DECIMALS = {
+  v3pool_wbnb_usdc: v3Pool(
+    "WBNB/USDC",
+    "fee 500 (0.05 %, tick spacing 10); WBNB has 18 decimals, USDC 6",
+    "; it keeps 64 observation slots, so observe() reaches back over its recent history",
+  ),
+  v3pool_wbtc_usdc: v3Pool("WBTC/USDC", "fee 3000 (0.3 %, tick spacing 60); WBTC has 8 decimals, USDC 6", ""),
 } satisfies Record<string, CatalogueEntry>;
