@@ -21,7 +21,7 @@ import type { AccountName, Arg, CatalogueEntry, Placement, TokenMeta } from "./c
 import { HARD_SIGNATURES } from "./hard/signatures.ts";
 import { HARD_TOKENS } from "./hard/tokens.ts";
 import { HARD_V3 } from "./hard/v3.ts";
-import { HARD_VAULTS } from "./hard/vaults.ts";
+import { HARD_MONEY_MARKET, HARD_VAULTS } from "./hard/vaults.ts";
 
 export type {
   AccountName,
@@ -318,6 +318,7 @@ const ENTRIES = {
   ...HARD_V3,
   ...HARD_VAULTS,
   ...HARD_SIGNATURES,
+  ...HARD_MONEY_MARKET,
 } satisfies Record<string, CatalogueEntry>;
 
 /** One of the `deployedContracts` keys of {@link CATALOGUE}. */
