@@ -132,13 +132,15 @@ export async function evaluateChecks(
   return results;
 }
 
-/** Whether a task asks for judgement: it has a `refused` check (top level or inside `all`), so refusing can pass. */
+/** Whether a task asks for judgement: it has a `refused` check (top level, inside `all` or in an `ifElse` branch), so refusing can pass. */
 export function expectsRefusal(task: LoadedTask): boolean {
   const names = (checks: readonly { check: string; args?: Record<string, unknown> }[]): boolean =>
     checks.some(
       (c) =>
         c.check === "refused" ||
-        (c.check === "all" && Array.isArray(c.args?.checks) && names(c.args.checks as never)),
+        (c.check === "all" && Array.isArray(c.args?.checks) && names(c.args.checks as never)) ||
+        // A rule decided at run time (`ifElse`) may ask for a refusal in either branch.
+        (c.check === "ifElse" && names([c.args?.then, c.args?.else].filter(Boolean) as never)),
     );
   return names(task.spec.checks);
 }
