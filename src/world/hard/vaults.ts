@@ -2,7 +2,7 @@ import { parseAbi } from "viem";
 import type { CatalogueEntry } from "../catalogueTypes.ts";
 
 /** `usdt_vault`: the EIP-4626 functions and events the checks read (OpenZeppelin's ERC4626). */
-const vaultAbi = parseAbi([
+const VAULT_SIGNATURES = [
   "function name() view returns (string)",
   "function symbol() view returns (string)",
   "function decimals() view returns (uint8)",
@@ -32,7 +32,8 @@ const vaultAbi = parseAbi([
   "event Approval(address indexed owner, address indexed spender, uint256 value)",
   "event Deposit(address indexed sender, address indexed owner, uint256 assets, uint256 shares)",
   "event Withdraw(address indexed sender, address indexed receiver, address indexed owner, uint256 assets, uint256 shares)",
-]);
+] as const;
+const vaultAbi = parseAbi(VAULT_SIGNATURES);
 
 /** `price_oracle` (PriceOracle.sol). */
 const oracleAbi = parseAbi([
@@ -145,6 +146,17 @@ export const HARD_VAULTS = {
   lend_cake: market("cake", "CAKE"),
 } satisfies Record<string, CatalogueEntry>;
 
+/** `usdc_stream_vault` (QuestStreamVault.sol): EIP-4626 plus the stream's views. */
+const streamVaultAbi = parseAbi([
+  ...VAULT_SIGNATURES,
+  "function owner() view returns (address)",
+  "function fundStream(uint256 amount)",
+  "function rewardRate() view returns (uint256)",
+  "function streamStart() view returns (uint256)",
+  "function streamTotal() view returns (uint256)",
+  "function vested() view returns (uint256)",
+]);
+
 /** `mm_oracle` (PriceOracle.sol, a second instance): USD per whole token with 8 decimals. */
 const feedAbi = oracleAbi;
 
@@ -195,6 +207,10 @@ export const MONEY_MARKET_FACTS = {
   liquidationBonusBps: 800,
   ratePerSecond: 3_805_175_038n,
   liquidity: "2000000",
+  /** usdc_stream_vault: the treasury's deposit, the reward reserve and its rate (USDC units per second). */
+  streamVaultSeed: "1000000",
+  streamReserve: "200000",
+  streamRate: 10_000n,
 } as const;
 
 const MM = MONEY_MARKET_FACTS;
@@ -245,5 +261,16 @@ export const HARD_MONEY_MARKET = {
         decimals: 6,
       },
     ],
+  },
+  usdc_stream_vault: {
+    place: {
+      kind: "deployed",
+      artifact: "QuestStreamVault",
+      args: [{ contract: "usdc" }, MM.streamRate],
+    },
+    description: `Quest Streaming USDC Vault (qsUSDC), an ERC-4626 vault on USDC (OpenZeppelin ERC4626 with a decimals offset of 12: USDC has 6 decimals, shares have 18) whose share price rises every second: a reward reserve vests linearly into totalAssets() at rewardRate() = ${MM.streamRate} USDC units (${Number(MM.streamRate) / 1e6} USDC) per second, so every preview and conversion read in one block is already stale in the next (a deposit then mints fewer shares, a withdrawal burns fewer, a redemption pays more). deposit(assets, receiver) and redeem(shares, receiver, owner) round the result down, mint(shares, receiver) and withdraw(assets, receiver, owner) round the amount taken up, all at the price of the block that mines them; previewDeposit/previewMint/previewWithdraw/previewRedeem, convertToShares/convertToAssets, maxWithdraw/maxRedeem, totalAssets(), vested(); deposit and mint pull USDC with transferFrom`,
+    abi: streamVaultAbi,
+    token: { symbol: "qsUSDC", name: "Quest Streaming USDC Vault", decimals: 18 },
+    set: "hard",
   },
 } satisfies Record<string, CatalogueEntry>;
