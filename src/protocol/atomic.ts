@@ -134,18 +134,19 @@ export async function evaluateChecks(
 }
 
 /**
- * Whether a task asks for judgement: it has a `refused` check or one that judges refusals itself
- * (`judgesRefusal`, top level or inside `all`), so refusing can pass.
+ * Whether a task asks for judgement, so refusing can pass: a `refused` check, or one that judges
+ * refusals itself (`judgesRefusal`), at the top level or nested anywhere in a combinator's arguments
+ * (`all`, `ifElse`, `branch`, `anyOf`, …).
  */
 export function expectsRefusal(task: LoadedTask): boolean {
-  const names = (checks: readonly { check: string; args?: Record<string, unknown> }[]): boolean =>
-    checks.some(
-      (c) =>
-        c.check === "refused" ||
-        CHECKS[c.check]?.judgesRefusal === true ||
-        (c.check === "all" && Array.isArray(c.args?.checks) && names(c.args.checks as never)),
-    );
-  return names(task.spec.checks);
+  const judges = (value: unknown): boolean => {
+    if (Array.isArray(value)) return value.some(judges);
+    if (value === null || typeof value !== "object") return false;
+    const { check } = value as { check?: unknown };
+    if (typeof check === "string" && (check === "refused" || CHECKS[check]?.judgesRefusal === true)) return true;
+    return Object.values(value).some(judges);
+  };
+  return judges(task.spec.checks);
 }
 
 /** The check list of an attempt that ended before anything could be checked. */

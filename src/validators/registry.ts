@@ -3,6 +3,7 @@ import { allowanceSpent } from "./allowanceSpent.ts";
 import { answerEquals, answerFormat } from "./answerChecks.ts";
 import { allowOnly } from "./args.ts";
 import { v3CycleBest, v3SplitBest } from "./bestExecution.ts";
+import { makeIfElse } from "./conditional.ts";
 import { holdingsUnchanged } from "./holdings.ts";
 import { refused } from "./judgement.ts";
 import { addLiquidity, calldataArg, eventEmitted } from "./logChecks.ts";
@@ -108,6 +109,7 @@ export const CHECKS: Record<string, CheckDefinition> = {
   v3PoolAtPrice,
   v3OracleAnswer,
   v3TwapGuard,
+  ifElse: makeIfElse(buildCheck),
 };
 
 function buildCheck(spec: CheckSpec, compile: CheckCompileContext): Pick<Check, "prepare" | "evaluate"> {

@@ -22,7 +22,7 @@ import { HARD_ROUTING } from "./hard/routing.ts";
 import { HARD_SIGNATURES } from "./hard/signatures.ts";
 import { HARD_TOKENS } from "./hard/tokens.ts";
 import { HARD_V3, HARD_V3_DECIMALS } from "./hard/v3.ts";
-import { HARD_VAULTS } from "./hard/vaults.ts";
+import { HARD_MONEY_MARKET, HARD_VAULTS } from "./hard/vaults.ts";
 
 export type {
   AccountName,
@@ -321,6 +321,7 @@ const ENTRIES = {
   ...HARD_SIGNATURES,
   ...HARD_ROUTING,
   ...HARD_V3_DECIMALS,
+  ...HARD_MONEY_MARKET,
 } satisfies Record<string, CatalogueEntry>;
 
 /** One of the `deployedContracts` keys of {@link CATALOGUE}. */

@@ -2,7 +2,7 @@ import { parseAbi } from "viem";
 import type { CatalogueEntry } from "../catalogueTypes.ts";
 
 /** `usdt_vault`: the EIP-4626 functions and events the checks read (OpenZeppelin's ERC4626). */
-const vaultAbi = parseAbi([
+const VAULT_SIGNATURES = [
   "function name() view returns (string)",
   "function symbol() view returns (string)",
   "function decimals() view returns (uint8)",
@@ -32,7 +32,8 @@ const vaultAbi = parseAbi([
   "event Approval(address indexed owner, address indexed spender, uint256 value)",
   "event Deposit(address indexed sender, address indexed owner, uint256 assets, uint256 shares)",
   "event Withdraw(address indexed sender, address indexed receiver, address indexed owner, uint256 assets, uint256 shares)",
-]);
+] as const;
+const vaultAbi = parseAbi(VAULT_SIGNATURES);
 
 /** `price_oracle` (PriceOracle.sol). */
 const oracleAbi = parseAbi([
@@ -143,4 +144,133 @@ export const HARD_VAULTS = {
   },
   lend_wbnb: market("wbnb", "WBNB"),
   lend_cake: market("cake", "CAKE"),
+} satisfies Record<string, CatalogueEntry>;
+
+/** `usdc_stream_vault` (QuestStreamVault.sol): EIP-4626 plus the stream's views. */
+const streamVaultAbi = parseAbi([
+  ...VAULT_SIGNATURES,
+  "function owner() view returns (address)",
+  "function fundStream(uint256 amount)",
+  "function rewardRate() view returns (uint256)",
+  "function streamStart() view returns (uint256)",
+  "function streamTotal() view returns (uint256)",
+  "function vested() view returns (uint256)",
+]);
+
+/** `mm_oracle` (PriceOracle.sol, a second instance): USD per whole token with 8 decimals. */
+const feedAbi = oracleAbi;
+
+/** `mm_wbtc_usdc` (QuestMoneyMarket.sol). */
+const moneyMarketAbi = parseAbi([
+  "function collateralToken() view returns (address)",
+  "function debtToken() view returns (address)",
+  "function oracle() view returns (address)",
+  "function ltvBps() view returns (uint256)",
+  "function liquidationThresholdBps() view returns (uint256)",
+  "function closeFactorBps() view returns (uint256)",
+  "function liquidationBonusBps() view returns (uint256)",
+  "function ratePerSecond() view returns (uint256)",
+  "function borrowIndex() view returns (uint256)",
+  "function lastAccrual() view returns (uint256)",
+  "function collateralOf(address account) view returns (uint256)",
+  "function scaledDebtOf(address account) view returns (uint256)",
+  "function debtOf(address account) view returns (uint256)",
+  "function supply(uint256 amount, address onBehalfOf)",
+  "function withdraw(uint256 amount, address to) returns (uint256)",
+  "function borrow(uint256 amount)",
+  "function repay(uint256 amount, address onBehalfOf) returns (uint256)",
+  "function liquidate(address borrower, uint256 repayAmount) returns (uint256)",
+  "function seizeFor(uint256 repayAmount) view returns (uint256)",
+  "function collateralValue(address account) view returns (uint256)",
+  "function debtValue(address account) view returns (uint256)",
+  "function borrowLimit(address account) view returns (uint256)",
+  "function healthFactor(address account) view returns (uint256)",
+  "function availableLiquidity() view returns (uint256)",
+  "function multicall(bytes[] data) returns (bytes[] results)",
+  "event Supply(address indexed caller, address indexed onBehalfOf, uint256 amount)",
+  "event Withdraw(address indexed account, address indexed to, uint256 amount)",
+  "event Borrow(address indexed account, uint256 amount)",
+  "event Repay(address indexed payer, address indexed onBehalfOf, uint256 amount)",
+  "event Liquidate(address indexed liquidator, address indexed borrower, uint256 repaid, uint256 seized)",
+]);
+
+/**
+ * Facts of the money market (QuestMoneyMarket.sol): 8-decimal oracle prices (USD per whole token,
+ * decimal strings), risk parameters in basis points, the per-second interest rate (1e18 = 100 %,
+ * 12 % a year simple: 0.12 / 31,536,000 s) and the USDC the treasury lends out through it.
+ */
+export const MONEY_MARKET_FACTS = {
+  prices: { wbtc: "96472.35812345", usdc: "0.99987" },
+  ltvBps: 7000,
+  liquidationThresholdBps: 8000,
+  closeFactorBps: 5000,
+  liquidationBonusBps: 800,
+  ratePerSecond: 3_805_175_038n,
+  liquidity: "2000000",
+  /** usdc_stream_vault: the treasury's deposit, the reward reserve and its rate (USDC units per second). */
+  streamVaultSeed: "1000000",
+  streamReserve: "200000",
+  streamRate: 10_000n,
+} as const;
+
+const MM = MONEY_MARKET_FACTS;
+
+/**
+ * The money market of the hard world (issue 20, FRONTIER item 2): debt that bears interest every
+ * second, a liquidation threshold apart from the borrow limit, liquidations with a close factor and
+ * a bonus, and an 8-decimal oracle on tokens with 8 and 6 decimals. Spread into the catalogue after
+ * the other hard modules, so no earlier address moves.
+ */
+export const HARD_MONEY_MARKET = {
+  mm_oracle: {
+    place: { kind: "deployed", artifact: "PriceOracle" },
+    description:
+      "Price oracle of mm_wbtc_usdc: getPrice(address asset) → USD per whole token with 8 decimals (Chainlink style: 1 USD = 100000000); WBTC and USDC have prices, USDC's is not exactly 1",
+    abi: feedAbi,
+    set: "hard",
+  },
+  mm_wbtc_usdc: {
+    place: {
+      kind: "deployed",
+      artifact: "QuestMoneyMarket",
+      args: [
+        { contract: "wbtc" },
+        { contract: "usdc" },
+        { contract: "mm_oracle" },
+        BigInt(MM.ltvBps),
+        BigInt(MM.liquidationThresholdBps),
+        BigInt(MM.closeFactorBps),
+        BigInt(MM.liquidationBonusBps),
+        MM.ratePerSecond,
+      ],
+    },
+    description: `Money market: WBTC collateral (8 decimals) against USDC debt (6 decimals), prices from mm_oracle (USD per whole token, 8 decimals). Interest: debt grows every second (simple interest compounded at each interaction through borrowIndex(), 1e18 at deployment: index += index · ratePerSecond · elapsed seconds / 1e18, rounded down; ratePerSecond() = ${MM.ratePerSecond} with 1e18 = 100 %, about 12 % a year); debtOf(account) = ceil(scaledDebtOf(account) · borrowIndex() / 1e18) at the current block, so the debt of the block that mines a transaction is higher than the one read a block earlier. supply(uint256 amount, address onBehalfOf) pulls WBTC with transferFrom; borrow(uint256 amount) sends USDC to the caller; repay(uint256 amount, address onBehalfOf) pulls USDC with transferFrom, and any amount ≥ the debt at that block (e.g. type(uint256).max) repays exactly the whole debt and pulls only that; withdraw(uint256 amount, address to) returns WBTC (type(uint256).max = all); multicall(bytes[] data) runs several of these calls in one transaction with the caller as msg.sender (all or nothing). Values are USD with 8 decimals, each rounded down: collateralValue = collateralOf · price(WBTC) / 1e8, debtValue = debtOf · price(USDC) / 1e6, borrowLimit = collateralValue · ltvBps / 10000 (ltvBps ${MM.ltvBps}), healthFactor = collateralValue · liquidationThresholdBps / 10000 · 1e18 / debtValue (liquidationThresholdBps ${MM.liquidationThresholdBps}; 1e18 = 1.0, type(uint256).max without debt); borrow and withdraw revert unless debtValue ≤ borrowLimit afterwards. liquidate(address borrower, uint256 repayAmount): only while the borrower's healthFactor < 1e18; pulls repayAmount USDC from the caller (transferFrom), which must be ≤ debtOf(borrower) · closeFactorBps / 10000 at that block (closeFactorBps ${MM.closeFactorBps}, rounded down), and pays the caller seizeFor(repayAmount) = repayAmount · price(USDC) · 1e8 · (10000 + liquidationBonusBps) / (price(WBTC) · 1e6 · 10000) WBTC (liquidationBonusBps ${MM.liquidationBonusBps}, rounded down), reverting if that exceeds the borrower's collateral`,
+    abi: moneyMarketAbi,
+    set: "hard",
+    holdings: [
+      {
+        key: "mm_collateral",
+        signature: "function collateralOf(address) view returns (uint256)",
+        unit: "WBTC supplied to mm_wbtc_usdc",
+        decimals: 8,
+      },
+      {
+        key: "mm_debt",
+        signature: "function debtOf(address) view returns (uint256)",
+        unit: "USDC owed to mm_wbtc_usdc",
+        decimals: 6,
+      },
+    ],
+  },
+  usdc_stream_vault: {
+    place: {
+      kind: "deployed",
+      artifact: "QuestStreamVault",
+      args: [{ contract: "usdc" }, MM.streamRate],
+    },
+    description: `Quest Streaming USDC Vault (qsUSDC), an ERC-4626 vault on USDC (OpenZeppelin ERC4626 with a decimals offset of 12: USDC has 6 decimals, shares have 18) whose share price rises every second: a reward reserve vests linearly into totalAssets() at rewardRate() = ${MM.streamRate} USDC units (${Number(MM.streamRate) / 1e6} USDC) per second, so every preview and conversion read in one block is already stale in the next (a deposit then mints fewer shares, a withdrawal burns fewer, a redemption pays more). deposit(assets, receiver) and redeem(shares, receiver, owner) round the result down, mint(shares, receiver) and withdraw(assets, receiver, owner) round the amount taken up, all at the price of the block that mines them; previewDeposit/previewMint/previewWithdraw/previewRedeem, convertToShares/convertToAssets, maxWithdraw/maxRedeem, totalAssets(), vested(); deposit and mint pull USDC with transferFrom`,
+    abi: streamVaultAbi,
+    token: { symbol: "qsUSDC", name: "Quest Streaming USDC Vault", decimals: 18 },
+    set: "hard",
+  },
 } satisfies Record<string, CatalogueEntry>;
