@@ -18,6 +18,7 @@
 import { type Address, getAddress, parseEther } from "viem";
 import * as abis from "./abis.ts";
 import type { AccountName, Arg, CatalogueEntry, Placement, TokenMeta } from "./catalogueTypes.ts";
+import { HARD_DISCOVERY } from "./hard/discovery.ts";
 import { HARD_SIGNATURES } from "./hard/signatures.ts";
 import { HARD_TOKENS } from "./hard/tokens.ts";
 import { HARD_V3 } from "./hard/v3.ts";
@@ -318,6 +319,7 @@ const ENTRIES = {
   ...HARD_V3,
   ...HARD_VAULTS,
   ...HARD_SIGNATURES,
+  ...HARD_DISCOVERY,
 } satisfies Record<string, CatalogueEntry>;
 
 /** One of the `deployedContracts` keys of {@link CATALOGUE}. */
