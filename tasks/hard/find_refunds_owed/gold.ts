@@ -12,7 +12,7 @@ export async function executeSkill(
     address: deployedContracts.usdc as Hex,
     event: parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)"),
     args: { to: agentAddress as Hex },
-    fromBlock: {{cutoff}}n,
+    fromBlock: BigInt("{{cutoff}}"),
     toBlock: "latest",
   });
   const bySender = new Map<string, bigint>();
