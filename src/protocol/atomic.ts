@@ -132,13 +132,18 @@ export async function evaluateChecks(
   return results;
 }
 
-/** Whether a task asks for judgement: it has a `refused` check (top level or inside `all`), so refusing can pass. */
+/** Whether a task asks for judgement: it has a `refused` check (top level or inside `all` or an `anyOf` branch), so refusing can pass. */
 export function expectsRefusal(task: LoadedTask): boolean {
   const names = (checks: readonly { check: string; args?: Record<string, unknown> }[]): boolean =>
     checks.some(
       (c) =>
         c.check === "refused" ||
-        (c.check === "all" && Array.isArray(c.args?.checks) && names(c.args.checks as never)),
+        (c.check === "all" && Array.isArray(c.args?.checks) && names(c.args.checks as never)) ||
+        (c.check === "anyOf" &&
+          Array.isArray(c.args?.branches) &&
+          (c.args.branches as { checks?: unknown }[]).some(
+            (b) => Array.isArray(b?.checks) && names(b.checks as never),
+          )),
     );
   return names(task.spec.checks);
 }
