@@ -10,6 +10,27 @@ import {
 type BuildCheck = (spec: CheckSpec, compile: CheckCompileContext) => Pick<Check, "prepare" | "evaluate">;
 
 /**
+ * Builds the sub-checks of a combinator (`all`, `anyOf`); an argument error names its place below
+ * `field` (e.g. `checks[1].token`).
+ */
+export function buildSubChecks(
+  build: BuildCheck,
+  subs: readonly unknown[],
+  field: string,
+  compile: CheckCompileContext,
+): Pick<Check, "prepare" | "evaluate">[] {
+  return subs.map((sub, i) => {
+    try {
+      return build(sub as CheckSpec, compile);
+    } catch (error) {
+      if (error instanceof CheckArgsError)
+        throw new CheckArgsError(`${field}[${i}].${error.field}`, error.message);
+      throw error;
+    }
+  });
+}
+
+/**
  * `anyOf` (issue 20, conditional judgement): one weighted check that holds iff every sub-check of at
  * least one branch holds, e.g. "the rule allowed it and the claim paid out" or "the rule forbade it
  * and the attempt refused". Each branch should open with a condition on the instance (a `stateIs` of
@@ -58,15 +79,7 @@ export function anyOfCheck(build: BuildCheck): CheckDefinition {
         const { name, checks } = (branch ?? {}) as { name?: unknown; checks?: unknown };
         if (!Array.isArray(checks) || checks.length === 0)
           throw new CheckArgsError(`branches[${b}].checks`, "must be a non-empty list of checks");
-        const parts = checks.map((sub, i) => {
-          try {
-            return build(sub as CheckSpec, compile);
-          } catch (error) {
-            if (error instanceof CheckArgsError)
-              throw new CheckArgsError(`branches[${b}].checks[${i}].${error.field}`, error.message);
-            throw error;
-          }
-        });
+        const parts = buildSubChecks(build, checks, `branches[${b}].checks`, compile);
         return { name: typeof name === "string" ? name : `branch ${b + 1}`, parts };
       });
       return {

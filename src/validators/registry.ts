@@ -2,7 +2,7 @@ import type { CheckSpec } from "../tasks/types.ts";
 import { allowanceSpent } from "./allowanceSpent.ts";
 import { answerEquals, answerFormat } from "./answerChecks.ts";
 import { allowOnly } from "./args.ts";
-import { anyOfCheck } from "./branches.ts";
+import { anyOfCheck, buildSubChecks } from "./branches.ts";
 import { holdingsUnchanged } from "./holdings.ts";
 import { refused } from "./judgement.ts";
 import { addLiquidity, calldataArg, eventEmitted } from "./logChecks.ts";
@@ -47,15 +47,7 @@ const all = defineCheck({
     const subs = args.checks;
     if (!Array.isArray(subs) || subs.length === 0)
       throw new CheckArgsError("checks", "must be a non-empty list of checks");
-    const parts = subs.map((sub, i) => {
-      try {
-        return buildCheck(sub as CheckSpec, compile);
-      } catch (error) {
-        if (error instanceof CheckArgsError)
-          throw new CheckArgsError(`checks[${i}].${error.field}`, error.message);
-        throw error;
-      }
-    });
+    const parts = buildSubChecks(buildCheck, subs, "checks", compile);
     return {
       prepare: async (ctx) => Promise.all(parts.map((p) => p.prepare?.(ctx))),
       async evaluate(ctx, prepared) {
