@@ -20,6 +20,7 @@ const rebaseAbi = parseAbi([
   "event Transfer(address indexed from, address indexed to, uint256 value)",
   "event TransferShares(address indexed from, address indexed to, uint256 sharesValue)",
   "event Approval(address indexed owner, address indexed spender, uint256 value)",
+  "event Rebased(uint256 totalPooled, uint256 totalShares)",
 ]);
 
 const lockerAbi = parseAbi([
@@ -65,7 +66,7 @@ export const HARD_DISCOVERY = {
       ],
     },
     description:
-      "Quest Staked BNB (qstBNB), a shares-based rebasing ERC-20 with 18 decimals, accounting like Lido's stETH: each holder has sharesOf(a); balanceOf(a) = sharesOf(a) × totalPooled() / totalShares(), rounded down (totalSupply() = totalPooled(), which is not a round multiple of totalShares()). transfer(to, amount) and transferFrom move getSharesByPooled(amount) = amount × totalShares / totalPooled shares, rounded down; transferShares(to, shares) moves exactly that many shares and returns their value (getPooledByShares, rounded down). Transfer logs the amount requested, TransferShares the shares moved",
+      "Quest Staked BNB (qstBNB), a shares-based rebasing ERC-20 with 18 decimals, accounting like Lido's stETH: each holder has sharesOf(a); balanceOf(a) = sharesOf(a) × totalPooled() / totalShares(), rounded down (totalSupply() = totalPooled(), which is not a round multiple of totalShares()). transfer(to, amount) and transferFrom move getSharesByPooled(amount) = amount × totalShares / totalPooled shares, rounded down; transferShares(to, shares) moves exactly that many shares and returns their value (getPooledByShares, rounded down). Transfer logs the amount requested, TransferShares the shares moved; the pool's owner reports rewards by setting a new totalPooled, which emits Rebased(totalPooled, totalShares) and rescales every balance",
     abi: rebaseAbi,
     token: { symbol: "qstBNB", name: "Quest Staked BNB", decimals: 18 },
     set: "hard",
