@@ -4,6 +4,7 @@ import { answerEquals, answerFormat } from "./answerChecks.ts";
 import { allowOnly } from "./args.ts";
 import { v3CycleBest, v3SplitBest } from "./bestExecution.ts";
 import { makeIfElse } from "./conditional.ts";
+import { anyOfCheck, buildSubChecks } from "./branches.ts";
 import { holdingsUnchanged } from "./holdings.ts";
 import { refused } from "./judgement.ts";
 import { addLiquidity, calldataArg, eventEmitted } from "./logChecks.ts";
@@ -50,15 +51,7 @@ const all = defineCheck({
     const subs = args.checks;
     if (!Array.isArray(subs) || subs.length === 0)
       throw new CheckArgsError("checks", "must be a non-empty list of checks");
-    const parts = subs.map((sub, i) => {
-      try {
-        return buildCheck(sub as CheckSpec, compile);
-      } catch (error) {
-        if (error instanceof CheckArgsError)
-          throw new CheckArgsError(`checks[${i}].${error.field}`, error.message);
-        throw error;
-      }
-    });
+    const parts = buildSubChecks(buildCheck, subs, "checks", compile);
     return {
       prepare: async (ctx) => Promise.all(parts.map((p) => p.prepare?.(ctx))),
       async evaluate(ctx, prepared) {
@@ -110,6 +103,7 @@ export const CHECKS: Record<string, CheckDefinition> = {
   v3OracleAnswer,
   v3TwapGuard,
   ifElse: makeIfElse(buildCheck),
+  anyOf: anyOfCheck(buildCheck),
 };
 
 function buildCheck(spec: CheckSpec, compile: CheckCompileContext): Pick<Check, "prepare" | "evaluate"> {

@@ -18,6 +18,7 @@
 import { type Address, getAddress, parseEther } from "viem";
 import * as abis from "./abis.ts";
 import type { AccountName, Arg, CatalogueEntry, Placement, TokenMeta } from "./catalogueTypes.ts";
+import { HARD_DISCOVERY } from "./hard/discovery.ts";
 import { HARD_ROUTING } from "./hard/routing.ts";
 import { HARD_SIGNATURES } from "./hard/signatures.ts";
 import { HARD_TOKENS } from "./hard/tokens.ts";
@@ -322,6 +323,7 @@ const ENTRIES = {
   ...HARD_ROUTING,
   ...HARD_V3_DECIMALS,
   ...HARD_MONEY_MARKET,
+  ...HARD_DISCOVERY,
 } satisfies Record<string, CatalogueEntry>;
 
 /** One of the `deployedContracts` keys of {@link CATALOGUE}. */
