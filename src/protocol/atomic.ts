@@ -138,7 +138,10 @@ export function expectsRefusal(task: LoadedTask): boolean {
     checks.some(
       (c) =>
         c.check === "refused" ||
-        (c.check === "all" && Array.isArray(c.args?.checks) && names(c.args.checks as never)),
+        (c.check === "all" && Array.isArray(c.args?.checks) && names(c.args.checks as never)) ||
+        // `branch` (src/validators/branch.ts): a refusal may be right on one of its two sides.
+        (c.check === "branch" &&
+          ["whenTrue", "whenFalse"].some((k) => Array.isArray(c.args?.[k]) && names(c.args[k] as never))),
     );
   return names(task.spec.checks);
 }

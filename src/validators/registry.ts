@@ -2,6 +2,7 @@ import type { CheckSpec } from "../tasks/types.ts";
 import { allowanceSpent } from "./allowanceSpent.ts";
 import { answerEquals, answerFormat } from "./answerChecks.ts";
 import { allowOnly } from "./args.ts";
+import { makeBranch } from "./branch.ts";
 import { holdingsUnchanged } from "./holdings.ts";
 import { refused } from "./judgement.ts";
 import { addLiquidity, calldataArg, eventEmitted } from "./logChecks.ts";
@@ -98,6 +99,7 @@ export const CHECKS: Record<string, CheckDefinition> = {
   v3PriceBounds,
   v3Position,
   v3BestQuote,
+  branch: makeBranch((spec, compile) => buildCheck(spec, compile)),
 };
 
 function buildCheck(spec: CheckSpec, compile: CheckCompileContext): Pick<Check, "prepare" | "evaluate"> {
