@@ -156,6 +156,17 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
           executed++;
           break;
         }
+        // A module that decides at run time to refuse (`{ refuse: { reason } }`, as in atomic tasks) ends
+        // the attempt like the error control message: the decision needs chain state only code can read
+        // in the same round (issue 20, conditional workflows).
+        if (outcome.refusal) {
+          record.kind = "error_report";
+          record.control = "error";
+          refusal = { reason: `refused: ${outcome.refusal.reason}` };
+          endedBy = "error_report";
+          executed++;
+          break;
+        }
       }
       if (request.control?.kind === "error") {
         record.control = "error";

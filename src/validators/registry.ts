@@ -5,6 +5,7 @@ import { allowOnly } from "./args.ts";
 import { v3CycleBest, v3SplitBest } from "./bestExecution.ts";
 import { makeIfElse } from "./conditional.ts";
 import { anyOfCheck, buildSubChecks } from "./branches.ts";
+import { makeBranch } from "./branch.ts";
 import { holdingsUnchanged } from "./holdings.ts";
 import { refused } from "./judgement.ts";
 import { addLiquidity, calldataArg, eventEmitted } from "./logChecks.ts";
@@ -104,6 +105,7 @@ export const CHECKS: Record<string, CheckDefinition> = {
   v3TwapGuard,
   ifElse: makeIfElse(buildCheck),
   anyOf: anyOfCheck(buildCheck),
+  branch: makeBranch((spec, compile) => buildCheck(spec, compile)),
 };
 
 function buildCheck(spec: CheckSpec, compile: CheckCompileContext): Pick<Check, "prepare" | "evaluate"> {

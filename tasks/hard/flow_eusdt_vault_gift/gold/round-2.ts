@@ -1,0 +1,13 @@
+import { Interface, parseUnits } from "ethers";
+
+export async function executeSkill(
+  providerUrl: string,
+  agentAddress: string,
+  deployedContracts: Record<string, string>,
+) {
+  const token = new Interface(["function approve(address spender, uint256 value)"]);
+  return {
+    to: deployedContracts.eusdt,
+    data: token.encodeFunctionData("approve", [deployedContracts.pancake_router, parseUnits("{{x}}", 6)]),
+  };
+}
