@@ -140,7 +140,7 @@ export function expectsRefusal(task: LoadedTask): boolean {
         c.check === "refused" ||
         (c.check === "all" && Array.isArray(c.args?.checks) && names(c.args.checks as never)) ||
         // A rule decided at run time (`ifElse`) may ask for a refusal in either branch.
-        (c.check === "ifElse" && names([c.args?.then, c.args?.else].filter(Boolean) as never)),
+        (c.check === "ifElse" && names([c.args?.ifTrue, c.args?.ifFalse].filter(Boolean) as never)),
     );
   return names(task.spec.checks);
 }
