@@ -17,7 +17,7 @@ type BuildCheck = (spec: CheckSpec, compile: CheckCompileContext) => Pick<Check,
  * `ifElse` (issue 20, FRONTIER item 5 "conditional judgement decided at run time"): the user's rule
  * (`read` `op` `expected`, both evaluated at `pre`, the block the answer read) picks which of two
  * checks must hold — e.g. "borrow only if the health factor afterwards stays ≥ 1.5, otherwise
- * refuse": `then` checks the borrow, `else` is `refused`. Both branches are prepared at `pre`, so each
+ * refuse": `ifTrue` checks the borrow, `ifFalse` is `refused`. Both branches are prepared at `pre`, so each
  * sees the state before the answer; the detail names the branch the rule chose.
  *
  * Made from the registry's `buildCheck` (passed in, so this module does not import the registry).
@@ -25,27 +25,27 @@ type BuildCheck = (spec: CheckSpec, compile: CheckCompileContext) => Pick<Check,
 export const makeIfElse = (buildCheck: BuildCheck): CheckDefinition =>
   defineCheck({
     description:
-      "The rule `read op expected` (evaluated at pre) chooses the check that must hold: `then` when it holds, `else` otherwise.",
+      "The rule `read op expected` (evaluated at pre) chooses the check that must hold: `ifTrue` when it holds, `ifFalse` otherwise.",
     args: {
       read: { $ref: "#/definitions/expr", description: "left side of the rule, evaluated at pre" },
       op: { enum: ["eq", "gte", "lte", "gt", "lt"], description: "comparison of read with expected" },
       expected: { $ref: "#/definitions/expr", description: "right side of the rule, evaluated at pre" },
-      then: { $ref: "#/definitions/check", description: "the check that must hold when the rule holds" },
-      else: { $ref: "#/definitions/check", description: "the check that must hold when it does not" },
+      ifTrue: { $ref: "#/definitions/check", description: "the check that must hold when the rule holds" },
+      ifFalse: { $ref: "#/definitions/check", description: "the check that must hold when it does not" },
     },
-    required: ["read", "op", "expected", "then", "else"],
+    required: ["read", "op", "expected", "ifTrue", "ifFalse"],
     example: {
       read: "call(contracts.mm_wbtc_usdc, 'healthFactor(address)(uint256)', agent)",
       op: "gte",
       expected: "wei(1.5)",
-      then: { check: "txSucceeded" },
-      else: { check: "refused" },
+      ifTrue: { check: "txSucceeded" },
+      ifFalse: { check: "refused" },
     },
     build: (args, compile) => {
       const read = exprArg(args, "read", compile);
       const expected = exprArg(args, "expected", compile);
       const op = parseOp(args.op);
-      const branch = (field: "then" | "else") => {
+      const branch = (field: "ifTrue" | "ifFalse") => {
         try {
           return buildCheck(args[field] as CheckSpec, compile);
         } catch (error) {
@@ -54,7 +54,7 @@ export const makeIfElse = (buildCheck: BuildCheck): CheckDefinition =>
           throw error;
         }
       };
-      const [yes, no] = [branch("then"), branch("else")];
+      const [yes, no] = [branch("ifTrue"), branch("ifFalse")];
       return {
         async prepare(ctx) {
           const scope = scopeOf(ctx);
