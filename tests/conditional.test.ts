@@ -16,14 +16,14 @@ const borrow = (x: string) =>
     `const i = new ethers.Interface(["function borrow(uint256 amount)"]);\nreturn { to: deployedContracts.mm_wbtc_usdc, data: i.encodeFunctionData("borrow", [ethers.parseUnits("${x}", 6)]) };`,
   );
 
-describe("ifElse: a rule read at pre decides which check must hold (issue 20, run-time judgement)", () => {
+describe("branch: a rule read at pre decides which checks must hold (issue 20, run-time judgement)", () => {
   const attempt = useAttempts(1);
   const task = "mm_borrow_if_health_factor_holds";
 
   test("where the rule fails (seed 1) refusing scores 100 and borrowing scores 0", async () => {
     const refused = await attempt(task, refuse, 1);
     expect(refused).toMatchObject({ score: 100, failure: null, refusal: { reason: "too risky" } });
-    expect(refused.checks.find((c) => c.name === "decision")?.detail).toMatch(/^rule fails/);
+    expect(refused.checks.find((c) => c.name === "decision")?.detail).toMatch(/^whenFalse/);
     const executed = await attempt(task, borrow("22400.34"), 1);
     expect(executed.transaction?.status).toBe("success");
     expect(executed.score).toBe(0);
@@ -32,7 +32,7 @@ describe("ifElse: a rule read at pre decides which check must hold (issue 20, ru
   test("where the rule holds (seed 2) borrowing scores 100 and refusing scores 0", async () => {
     const executed = await attempt(task, borrow("21865.5"), 2);
     expect(executed).toMatchObject({ score: 100, failure: null });
-    expect(executed.checks.find((c) => c.name === "decision")?.detail).toMatch(/^rule holds/);
+    expect(executed.checks.find((c) => c.name === "decision")?.detail).toMatch(/^whenTrue/);
     const refused = await attempt(task, refuse, 2);
     expect(refused.score).toBe(0);
   });

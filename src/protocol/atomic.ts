@@ -136,14 +136,15 @@ export async function evaluateChecks(
 /**
  * Whether a task asks for judgement, so refusing can pass: a `refused` check, or one that judges
  * refusals itself (`judgesRefusal`), at the top level or nested anywhere in a combinator's arguments
- * (`all`, `ifElse`, `branch`, `anyOf`, …).
+ * (`all`, `branch`, …).
  */
 export function expectsRefusal(task: LoadedTask): boolean {
   const judges = (value: unknown): boolean => {
     if (Array.isArray(value)) return value.some(judges);
     if (value === null || typeof value !== "object") return false;
     const { check } = value as { check?: unknown };
-    if (typeof check === "string" && (check === "refused" || CHECKS[check]?.judgesRefusal === true)) return true;
+    if (typeof check === "string" && (check === "refused" || CHECKS[check]?.judgesRefusal === true))
+      return true;
     return Object.values(value).some(judges);
   };
   return judges(task.spec.checks);

@@ -3,9 +3,8 @@ import { allowanceSpent } from "./allowanceSpent.ts";
 import { answerEquals, answerFormat } from "./answerChecks.ts";
 import { allowOnly } from "./args.ts";
 import { v3CycleBest, v3SplitBest } from "./bestExecution.ts";
-import { makeIfElse } from "./conditional.ts";
-import { anyOfCheck, buildSubChecks } from "./branches.ts";
 import { makeBranch } from "./branch.ts";
+import { anyOfCheck, buildSubChecks } from "./branches.ts";
 import { holdingsUnchanged } from "./holdings.ts";
 import { refused } from "./judgement.ts";
 import { addLiquidity, calldataArg, eventEmitted } from "./logChecks.ts";
@@ -103,7 +102,6 @@ export const CHECKS: Record<string, CheckDefinition> = {
   v3PoolAtPrice,
   v3OracleAnswer,
   v3TwapGuard,
-  ifElse: makeIfElse(buildCheck),
   anyOf: anyOfCheck(buildCheck),
   branch: makeBranch((spec, compile) => buildCheck(spec, compile)),
 };
