@@ -1,4 +1,5 @@
 import { parseAbi } from "viem";
+import { pairAbi } from "../abis.ts";
 import type { CatalogueEntry } from "../catalogueTypes.ts";
 
 const rebaseAbi = parseAbi([
@@ -71,6 +72,14 @@ export const HARD_DISCOVERY = {
     token: { symbol: "qstBNB", name: "Quest Staked BNB", decimals: 18 },
     set: "hard",
   },
+  pair_qsteth_usdt: {
+    place: { kind: "built", artifact: "@uniswap/v2-core/UniswapV2Pair" },
+    description:
+      "PancakeSwap V2 pair qstBNB/USDT (Uniswap V2 pair code; its LP token has 18 decimals): the rebasing qstBNB against USDT (both 18 decimals). A qstBNB transfer into the pair credits it with the value of the shares moved (rounded down), which can be 1–2 wei less than the amount sent",
+    abi: pairAbi,
+    token: { symbol: "qstBNB/USDT LP", name: "Pancake LPs", decimals: 18 },
+    set: "hard",
+  },
   usdc_locker: {
     place: { kind: "deployed", artifact: "QuestLocker", args: [{ contract: "usdc" }] },
     description: `QuestLocker, time-locks of USDC (6 decimals) per beneficiary. A lock has no getter and its events name only the beneficiary; the beneficiary calls claim() to receive the whole amount once block.timestamp ≥ unlockAt (it reverts before, and after a claim). Its source (storage declarations in order; Solidity 0.8.28 storage layout): ${LOCKER_SOURCE}`,
@@ -85,4 +94,6 @@ export const HARD_DISCOVERY_SEEDS = {
   agentShares: 41_234_567_890_123_456_789n,
   /** Whole USDC the treasury sends the locker, so every lock can be paid. */
   lockerFloat: "2000000",
+  /** Whole qstBNB and USDT the treasury seeds pair_qsteth_usdt with (about 617 USDT per qstBNB). */
+  pairQstethUsdt: ["2000", "1234567"],
 } as const;
