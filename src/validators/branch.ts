@@ -1,31 +1,18 @@
 import { evaluateExpr } from "../expr/expr.ts";
-import type { CheckSpec } from "../tasks/types.ts";
 import { exprArg } from "./args.ts";
 import { compareValues, parseOp } from "./compare.ts";
 import { scopeOf } from "./scopeOf.ts";
 import { OP_ARG } from "./stateChecks.ts";
-import { type Check, CheckArgsError, type CheckCompileContext, defineCheck } from "./types.ts";
+import { buildSubChecks } from "./subChecks.ts";
+import { CheckArgsError, type CheckCompileContext, defineCheck } from "./types.ts";
 
 /** How a check list is built (the registry's builder, passed in so this module does not import it). */
-type BuildCheck = (spec: CheckSpec, compile: CheckCompileContext) => Pick<Check, "prepare" | "evaluate">;
+type BuildCheck = Parameters<typeof buildSubChecks>[0];
 
-function buildList(
-  field: string,
-  list: unknown,
-  build: BuildCheck,
-  compile: CheckCompileContext,
-): Pick<Check, "prepare" | "evaluate">[] {
+function buildList(field: string, list: unknown, build: BuildCheck, compile: CheckCompileContext) {
   if (!Array.isArray(list) || list.length === 0)
     throw new CheckArgsError(field, "must be a non-empty list of checks");
-  return list.map((sub, i) => {
-    try {
-      return build(sub as CheckSpec, compile);
-    } catch (error) {
-      if (error instanceof CheckArgsError)
-        throw new CheckArgsError(`${field}[${i}].${error.field}`, error.message);
-      throw error;
-    }
-  });
+  return buildSubChecks(build, list, field, compile);
 }
 
 /**

@@ -4,13 +4,13 @@ import { answerEquals, answerFormat } from "./answerChecks.ts";
 import { allowOnly } from "./args.ts";
 import { v3CycleBest, v3SplitBest } from "./bestExecution.ts";
 import { makeBranch } from "./branch.ts";
-import { anyOfCheck, buildSubChecks } from "./branches.ts";
 import { holdingsUnchanged } from "./holdings.ts";
 import { refused } from "./judgement.ts";
 import { addLiquidity, calldataArg, eventEmitted } from "./logChecks.ts";
 import { priceBounds } from "./priceBounds.ts";
 import { v3QuoteGate } from "./quoteGate.ts";
 import { allowanceIs, nativeBalanceDelta, stateDelta, stateIs, tokenBalanceDelta } from "./stateChecks.ts";
+import { buildSubChecks } from "./subChecks.ts";
 import { selectorIn, txInput, txSucceeded, txTo, txValue } from "./txChecks.ts";
 import {
   type Check,
@@ -102,7 +102,6 @@ export const CHECKS: Record<string, CheckDefinition> = {
   v3PoolAtPrice,
   v3OracleAnswer,
   v3TwapGuard,
-  anyOf: anyOfCheck(buildCheck),
   branch: makeBranch((spec, compile) => buildCheck(spec, compile)),
 };
 

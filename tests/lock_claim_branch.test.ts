@@ -11,14 +11,14 @@ const refusal = module('return { refuse: { reason: "not claimable" } };');
 const claim = module('return { to: deployedContracts.usdc_locker, data: "0x4e71d92d" };');
 
 // find_lock_claim_or_refuse picks its scenario per seed: seed 1 = claimable, seed 4 = still locked.
-describe("anyOf: a rule decided at run time (issue 20, conditional judgement)", () => {
+describe("branch: a rule decided at run time (issue 20, conditional judgement)", () => {
   const attempt = useAttempts(1);
 
   test("where the rule allows it, claiming scores 100 and refusing scores 0", async () => {
     expect(await attempt("find_lock_claim_or_refuse", scripted(claim), 1)).toMatchObject({ score: 100 });
     const refused = await attempt("find_lock_claim_or_refuse", scripted(refusal), 1);
     expect(refused.score).toBe(0);
-    expect(refused.checks.find((c) => c.name === "ruleFollowed")?.detail).toMatch(/^no branch holds/);
+    expect(refused.checks.find((c) => c.name === "ruleFollowed")?.detail).toMatch(/^whenTrue/);
   });
 
   test("where the rule forbids it, refusing scores 100 and claiming (a revert) scores 0", async () => {
@@ -29,19 +29,15 @@ describe("anyOf: a rule decided at run time (issue 20, conditional judgement)", 
     expect(await attempt("find_lock_claim_or_refuse", scripted(claim), 4)).toMatchObject({ score: 0 });
   });
 
-  test("a branch list with fewer than two branches or an empty branch is rejected, naming the field", () => {
+  test("a side with no checks is rejected, naming the field", () => {
     const compile = { parameterNames: new Set<string>(), answerFields: new Set<string>() };
-    expect(() =>
-      compileCheck({ check: "anyOf", args: { branches: [{ checks: [{ check: "txSucceeded" }] }] } }, compile),
-    ).toThrow(CheckArgsError);
+    const args = { read: "1", expected: "1", whenTrue: [{ check: "txSucceeded" }] };
+    expect(() => compileCheck({ check: "branch", args }, compile)).toThrow(CheckArgsError);
     try {
-      compileCheck(
-        { check: "anyOf", args: { branches: [{ checks: [{ check: "txSucceeded" }] }, { checks: [] }] } },
-        compile,
-      );
+      compileCheck({ check: "branch", args: { ...args, whenFalse: [] } }, compile);
       expect.unreachable();
     } catch (error) {
-      expect((error as CheckArgsError).field).toBe("branches[1].checks");
+      expect((error as CheckArgsError).field).toBe("whenFalse");
     }
   });
 });
