@@ -23,7 +23,8 @@ import { CheckArgsError, type CheckContext, defineCheck } from "./types.ts";
  * marginal rates (water-filling), then every leg of that optimum is priced exactly by QuoterV2 at the
  * pre-state, so the figure compared with is an amount the chain really pays, never a float. A pool
  * whose quote disagrees with the constant-liquidity model (a concentrated position was added) makes
- * the check fail loudly rather than compare with a wrong optimum.
+ * the check fail loudly rather than compare with a wrong optimum. A Uniswap V2 pair is the same
+ * model on its real reserves (0.3 % fee), priced by the router's getAmountsOut / getAmountsIn.
  */
 
 const POOL_ABI = parseAbi([
