@@ -54,7 +54,7 @@ export const V3_EXTRA_FEE_TIERS = [
 ] as const;
 
 const POOL_LIST =
-  "WBNB/USDT fee 500 (0.05 %) and fee 3000 (0.3 %), at different prices; USDT/BUSD fee 100 (0.01 %); CAKE/WBNB fee 2500 (0.25 %) (these four tokens have 18 decimals); also WBNB/USDC fee 500 and WBTC/USDC fee 3000 (entries v3pool_wbnb_usdc, v3pool_wbtc_usdc)";
+  "WBNB/USDT fee 500 (0.05 %) and fee 3000 (0.3 %), at different prices; USDT/BUSD fee 100 (0.01 %); CAKE/WBNB fee 2500 (0.25 %) (these four tokens have 18 decimals); also WBNB/USDC fee 500 and WBTC/USDC fee 2500 (entries v3pool_wbnb_usdc, v3pool_wbtc_usdc)";
 
 /**
  * The hard world (issue 20): a Uniswap V3 factory, pools with fee tiers, SwapRouter and quoter (npm artifacts). Every entry has `set: "hard"`, so only hard tasks' prompts list
@@ -146,8 +146,10 @@ export const V3_DECIMAL_POOLS = [
     key: "v3pool_wbtc_usdc",
     base: "wbtc",
     quote: "usdc",
-    fee: 3000,
-    tickSpacing: 60,
+    // Not 500/3000/10000: the routing family's WBTC/USDC pools (fixtures/hard/routing.ts) hold those
+    // tiers with depths its optimum assumes; this pool's own price and depth are its tasks' premise.
+    fee: 2500,
+    tickSpacing: 50,
     price: "96480.5",
     amountBase: "30",
     amountQuote: "2894415",
@@ -196,5 +198,9 @@ export const HARD_V3_DECIMALS = {
     "fee 500 (0.05 %, tick spacing 10); WBNB has 18 decimals, USDC 6",
     "; it keeps 64 observation slots, so observe() reaches back over its recent history",
   ),
-  v3pool_wbtc_usdc: v3Pool("WBTC/USDC", "fee 3000 (0.3 %, tick spacing 60); WBTC has 8 decimals, USDC 6", ""),
+  v3pool_wbtc_usdc: v3Pool(
+    "WBTC/USDC",
+    "fee 2500 (0.25 %, tick spacing 50); WBTC has 8 decimals, USDC 6",
+    "",
+  ),
 } satisfies Record<string, CatalogueEntry>;
