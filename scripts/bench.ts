@@ -309,10 +309,10 @@ if (sections.has("loop")) {
   say("  phases of the median one-task run (ms since the process started, + since the previous mark):");
   say(coldMid.phases.replace(/^/gm, "    "));
   const rerunMs = await watchRerunMs(Number(flags.runs));
-  say(`  watch re-runs after a validator edit: ${rerunMs.map(sec).join(" / ")}`);
+  say(`  watch re-runs after a validator edit: ${rerunMs.map((x) => `${Math.round(x)} ms`).join(" / ")}`);
   await fullRuns();
   say(
-    `  FIGURES (medians of ${flags.runs}): one task cold ${sec(median(cold.map((c) => c.wallMs)))} (target ≤ 4 s) · watch re-run after a validator edit ${sec(median(rerunMs))} (target ≤ 1 s) · full reference run ${sec(harnessWallMs)} (target ≤ 30 s)`,
+    `  FIGURES (medians of ${flags.runs}): one task cold ${sec(median(cold.map((c) => c.wallMs)))} (target ≤ 4 s) · watch re-run after a validator edit ${Math.round(median(rerunMs))} ms (target ≤ 1 s) · full reference run ${sec(harnessWallMs)} (target ≤ 30 s)`,
   );
 }
 

@@ -36,7 +36,9 @@ export type ChainClients = {
 
 export function chainClients(url: string, world: World): ChainClients {
   const chain = localBsc(url);
-  const transport = http(url, { retryCount: 0, timeout: 30_000, fetchFn: keepAliveFetch });
+  // batch: reads issued together (a check's pre-state, holdingsUnchanged's snapshot) travel in one
+  // JSON-RPC batch request instead of one HTTP round trip each (~100 ms less per atomic instance).
+  const transport = http(url, { retryCount: 0, timeout: 30_000, fetchFn: keepAliveFetch, batch: true });
   return {
     url,
     public: createPublicClient({ chain, transport }) as PublicClient,
