@@ -14,7 +14,7 @@ import { atomicPrompt, compositePrompt, taskHint } from "../protocol/prompt.ts";
 import type { InstanceOutcome } from "../results/outcome.ts";
 import type { InstanceResult } from "../results/types.ts";
 import { outDir, type RunOptions } from "../runOptions.ts";
-import { setWarmSandboxChildren } from "../sandbox/executeModule.ts";
+import { fillWarmSandboxChildren, setWarmSandboxChildren } from "../sandbox/executeModule.ts";
 import { PROJECT_ROOT, type TaskEntry, taskIndex } from "../tasks/files.ts";
 import { instantiate } from "../tasks/instantiate.ts";
 import { type BrokenTask, type LoadedTask, loadTaskFile, type TaskSet } from "../tasks/load.ts";
@@ -210,6 +210,8 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
   // Children booted ahead of need (one per attempt in flight, at most 8, no more than instances): with
   // a slow model the boots happen while the provider thinks, off every execution's critical path.
   setWarmSandboxChildren(Math.min(8, Math.max(2, options.concurrency), planned.length));
+  // Booted now, while the pool starts and the first chain is leased, not when the first answer arrives.
+  fillWarmSandboxChildren();
   exitWhenOrphaned();
   phase("worker: run planned (tasks loaded, model resolved)");
 

@@ -252,6 +252,22 @@ export function setWarmSandboxChildren(count: number): void {
   while (warm.length > warmSize) warm.pop()?.dispose();
 }
 
+/**
+ * Boots the warm pool now instead of at the first execution, so that execution finds a child ready
+ * (a boot is ~120 ms of Node start and ethers preload; it then overlaps the chain lease and the
+ * pre-state reads). Returns at once; a boot failure is reported by the execution that needs the child.
+ */
+export function fillWarmSandboxChildren(): void {
+  if (warmSize === 0) return;
+  libraryBundle().then(
+    (libraries) => {
+      installExitHook();
+      while (warm.length < warmSize) warm.push(spawnChild(DEFAULT_MEMORY_MB, libraries));
+    },
+    () => {},
+  );
+}
+
 /** A ready (or booting) child for one execution; the warm pool is refilled behind it. */
 async function takeChild(memoryMb: number, libraries: LibraryBundle): Promise<SandboxChild> {
   installExitHook();
