@@ -42,8 +42,11 @@ export function benchmarkTestConfig(options: RunOptions) {
     include: ["tests/benchmark/benchmark.test.ts"],
     globalSetup: [path.join(PROJECT_ROOT, "tests/benchmark/globalSetup.ts")],
     maxConcurrency: options.concurrency,
-    // A real model may think for minutes; the sandbox and the chain have their own limits.
-    testTimeout: 15 * 60_000,
+    // No Vitest timeout on an instance: every wait inside one has its own limit (each model request
+    // --request-timeout × retries, each execution the sandbox's, each receipt the chain's, the rounds
+    // the composite budget), and a reasoning model through 8 composite rounds can take longer than any
+    // fixed cap. A Vitest timeout would only drop an attempt that was still making progress.
+    testTimeout: 0,
     hookTimeout: 120_000,
     // Transformed modules are cached on disk between runs (keyed by content): most of a one-task
     // run's fixed cost was Vite transforming the same ~100 files again (README "Performance").
