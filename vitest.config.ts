@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { benchmarkTestConfig, QUESTBENCH_REPORTER } from "./src/run/vitest.ts";
+import { benchmarkTestConfig, moduleCachePath, QUESTBENCH_REPORTER } from "./src/run/vitest.ts";
 import { optionsFromEnvironment } from "./src/runOptions.ts";
 
 // Plain Vitest runs of the benchmark take their options from the QUESTBENCH_* variables, Vitest's
@@ -10,6 +10,12 @@ export default defineConfig(({ mode }) => {
     test: {
       // The suites mostly wait on child processes (sandboxed modules, Anvil): two workers even on 2 cores.
       maxWorkers: 2,
+      // Vitest keeps the module cache's lockfile stamp in the root config's cache folder and, when the
+      // stamp is stale, deletes every project's cache folder without renewing it. Without this line the
+      // root's folder was node_modules/.experimental-vitest-cache, whose stamp went stale at the first
+      // `npm install`: every plain Vitest start then deleted the benchmark's cache, and a questbench run
+      // reading it at that moment failed with ENOENT. One folder, keyed by the lockfile, for both.
+      experimental: { fsModuleCachePath: moduleCachePath() },
       // Task specs and the world are read with fs, not imported: rerun when one changes.
       forceRerunTriggers: ["**/tasks/**/*.{json,ts,md}", "**/fixtures/world/*.json"],
       reporters: [

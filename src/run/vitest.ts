@@ -64,7 +64,7 @@ export function benchmarkTestConfig(options: RunOptions) {
  * `.tmp-…` file). Keying the folder by the lockfile's hash means Vitest never finds a stale one to
  * clear; folders of earlier dependency sets are removed here.
  */
-function moduleCachePath(): string {
+export function moduleCachePath(): string {
   const root = path.join(PROJECT_ROOT, ".questbench", "vitest-cache");
   const lock = ["node_modules/.package-lock.json", "package-lock.json"]
     .map((f) => path.join(PROJECT_ROOT, f))
