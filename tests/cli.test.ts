@@ -1,11 +1,20 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import AjvModule from "ajv";
 import { describe, expect, test } from "vitest";
 import type { RunResults } from "../src/results/types.ts";
+import { moduleCachePath } from "../src/run/vitest.ts";
 import { ensureMemoryBarrier } from "../src/sandbox/memoryCgroup.ts";
 import { ensureNetworkBarrier } from "../src/sandbox/networkBarrier.ts";
 import { PROJECT_ROOT } from "../src/tasks/load.ts";
@@ -82,6 +91,27 @@ describe("npx questbench", () => {
     expect(results.manifest.model).toBe(weak);
     expect(results.instances).toHaveLength(1);
     expect(results.instances[0]!.score).toBeLessThan(60);
+  });
+
+  test("plain Vitest leaves the benchmark's module cache alone, even beside a stale lockfile stamp", async () => {
+    // Vitest's default cache folder for a config without a path of its own; a stamp there from an
+    // earlier lockfile made every plain Vitest start delete the benchmark's cache (ENOENT in runs
+    // reading it). The root config now shares the benchmark's folder, keyed by the lockfile.
+    const defaultRoot = path.join(PROJECT_ROOT, "node_modules/.experimental-vitest-cache");
+    mkdirSync(defaultRoot, { recursive: true });
+    writeFileSync(path.join(defaultRoot, "_metadata.json"), JSON.stringify({ lockfileHash: "stale000" }));
+    const marker = path.join(moduleCachePath(), "marker-kept");
+    mkdirSync(path.dirname(marker), { recursive: true });
+    writeFileSync(marker, "");
+    const out = mkdtempSync(path.join(tmpdir(), "qb-vitest-"));
+    await run(
+      process.execPath,
+      [vitestBin, "run", "--project", "benchmark", "--", "--tasks=bnb_transfer_basic", `--out=${out}`],
+      { cwd: PROJECT_ROOT, env: { ...env, QUESTBENCH_MODEL: "reference" } },
+    );
+    expect(readResults(out).instances[0]!.score).toBe(100);
+    expect(existsSync(marker)).toBe(true);
+    rmSync(marker);
   });
 
   test("a bad flag is a one-line usage error with exit code 2", async () => {
