@@ -55,11 +55,13 @@ type Gate = { execute: boolean; best: bigint; bestFee: number; threshold: bigint
  * (a price rule stated in the prompt, e.g. "no more than 1 % below the oracle"), and a refusal
  * otherwise. At the pre-state the check quotes every fee tier with QuoterV2 and decides the branch:
  * execute — no refusal and every `execute` sub-check holds; refuse — the attempt refused and sent
- * nothing. The task also lists a weight-0 `refused` check, which is what lets a refusal be scored.
+ * nothing. It judges refusals itself (`judgesRefusal`), so a refusal is scored by it, not by a
+ * separate `refused` check.
  */
 export const v3QuoteGate = defineCheck({
   description:
     "If the best QuoterV2 quote (pre) of amountIn over the fee tiers is ≥ threshold, every `execute` sub-check holds and nothing was refused; otherwise the attempt refused and sent no transaction.",
+  judgesRefusal: true,
   args: {
     quoter: { $ref: "#/definitions/expr", description: "the QuoterV2" },
     tokenIn: { $ref: "#/definitions/expr", description: "token sold" },
