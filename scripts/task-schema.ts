@@ -2,10 +2,11 @@
 // (src/validators: description, argument schemas, example). `--check` exits 1 if the file is stale
 // (compared as JSON: Biome may format the file).
 
+import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { TASKS_DIR } from "../src/tasks/load.ts";
+import { PROJECT_ROOT, TASKS_DIR } from "../src/tasks/load.ts";
 import { taskSchema } from "../src/validators/schema.ts";
 
 const file = path.join(TASKS_DIR, "task.schema.json");
@@ -17,4 +18,8 @@ if (process.argv.includes("--check")) {
     console.error("tasks/task.schema.json is stale: run npm run schema:tasks");
     process.exit(1);
   }
-} else writeFileSync(file, `${JSON.stringify(generated, null, 2)}\n`);
+} else {
+  writeFileSync(file, `${JSON.stringify(generated, null, 2)}\n`);
+  // In Biome's format, so `biome check .` passes on the file as written (as scripts/results-schema.mjs).
+  execFileSync(path.join(PROJECT_ROOT, "node_modules/.bin/biome"), ["format", "--write", file], { stdio: "ignore" });
+}
