@@ -21,5 +21,7 @@ if (process.argv.includes("--check")) {
 } else {
   writeFileSync(file, `${JSON.stringify(generated, null, 2)}\n`);
   // In Biome's format, so `biome check .` passes on the file as written (as scripts/results-schema.mjs).
-  execFileSync(path.join(PROJECT_ROOT, "node_modules/.bin/biome"), ["format", "--write", file], { stdio: "ignore" });
+  execFileSync(path.join(PROJECT_ROOT, "node_modules/.bin/biome"), ["format", "--write", file], {
+    stdio: "ignore",
+  });
 }
