@@ -61,10 +61,12 @@ describe("faults during a run", () => {
       done = true;
     });
     const killed: number[] = [];
-    const retried = () => readInstanceLines(out).some((i) => (i.infraRetries ?? 0) > 0);
-    // Kill an Anvil that is serving an attempt (its read counter moving) after each finished instance,
-    // until a retry shows in instances.jsonl (a kill between two attempts is a plain replacement).
-    while (!done && killed.length < 4 && !retried()) {
+    // Kill one Anvil that is serving an attempt (its read counter moving), after an instance has
+    // finished. One kill only: killing again until a retry showed in instances.jsonl could hit the
+    // retried instance's new chain each time and exhaust its retries (infra_error, by design), which
+    // made this test fail about one run in four. A kill that lands between two attempts is a plain
+    // replacement with no retry; Vitest's retry then injects a new fault.
+    while (!done && killed.length === 0) {
       const lines = readInstanceLines(out).length;
       await waitFor(() => done || readInstanceLines(out).length > lines, "an instance to finish");
       if (done) break;
