@@ -259,13 +259,13 @@ export function setWarmSandboxChildren(count: number): void {
  */
 export function fillWarmSandboxChildren(): void {
   if (warmSize === 0) return;
-  libraryBundle().then(
-    (libraries) => {
-      installExitHook();
-      while (warm.length < warmSize) warm.push(spawnChild(DEFAULT_MEMORY_MB, libraries));
-    },
-    () => {},
-  );
+  libraryBundle().then(refillWarm, () => {});
+}
+
+/** Boots children until the warm pool holds `warmSize` (each booting in the background). */
+function refillWarm(libraries: LibraryBundle): void {
+  installExitHook();
+  while (warm.length < warmSize) warm.push(spawnChild(DEFAULT_MEMORY_MB, libraries));
 }
 
 /** A ready (or booting) child for one execution; the warm pool is refilled behind it. */
@@ -281,8 +281,7 @@ async function takeChild(memoryMb: number, libraries: LibraryBundle): Promise<Sa
     }
   }
   child ??= spawnChild(memoryMb, libraries);
-  if (memoryMb === DEFAULT_MEMORY_MB)
-    while (warm.length < warmSize) warm.push(spawnChild(DEFAULT_MEMORY_MB, libraries));
+  if (memoryMb === DEFAULT_MEMORY_MB) refillWarm(libraries);
   child.claim();
   try {
     await child.ready;
