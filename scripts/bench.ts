@@ -1,4 +1,4 @@
-// `npm run bench [-- --sections loop,full,bare,concurrency,epochs,sandbox --runs 3 --latency-ms 1000 --levels 1,4,16 --epochs 5]`
+// `npm run bench [-- --sections loop,full,bare,concurrency,epochs,sandbox --runs 3 --latency-ms 1000 --levels 1,4,16 --epochs 5 --baseline REF]`
 //
 // The harness's performance figures, measured on this machine in one invocation (issue 9). Not a
 // test: it prints figures and asserts nothing. Every run is a real `questbench` process against
@@ -21,6 +21,9 @@
 //                (requests × latency / C + harness time of the reference run).
 //   epochs       --epochs 5 of the full reference run: time per epoch and peak RSS per fifth of the
 //                run, to show that nothing grows with run length.
+//   --baseline   a git ref (e.g. `main~3`): the full reference run (sections full, loop) also runs from a
+//                checkout of that ref (a detached worktree sharing this tree's node_modules), each
+//                round alternating which goes first, so a change's cost is two medians of one call.
 //   sandbox      per-execution sandbox overhead, old runtime (the harness's Node) against the
 //                sandbox runtime (Node ≥ 25), and the full reference run's wall-time ratio (issue 16).
 import { execFileSync, spawn } from "node:child_process";
@@ -50,12 +53,15 @@ const { values: flags } = parseArgs({
     levels: { type: "string", default: "1,4,16" },
     epochs: { type: "string", default: "5" },
     seed: { type: "string", default: "1" },
+    baseline: { type: "string" },
   },
 });
 const sections = new Set(flags.sections.split(","));
 const seed = Number(flags.seed);
-const bin = path.join(PROJECT_ROOT, "bin/questbench.mjs");
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "qb-bench-"));
+// The baseline checkout lives here and, as root, its sandbox children run under other uids that must
+// traverse into it (docs/SECURITY.md): mkdtemp's 0700 would shut them out.
+fs.chmodSync(scratch, 0o755);
 const world = loadWorld();
 
 // ---------------------------------------------------------------- measurement helpers
@@ -122,12 +128,15 @@ function kindOf(cmd: string): ProcKind {
   return "harness";
 }
 
-/** Runs `questbench ARGS` and samples the RSS of every process of its tree every 100 ms. */
-function watch(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Watched> {
+/**
+ * Runs `questbench ARGS` (from the project at `root`, default this tree) and samples the RSS of every
+ * process of its tree every 100 ms.
+ */
+function watch(args: string[], env: NodeJS.ProcessEnv = {}, root = PROJECT_ROOT): Promise<Watched> {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [bin, ...args], {
-      cwd: PROJECT_ROOT,
+    const child = spawn(process.execPath, [path.join(root, "bin/questbench.mjs"), ...args], {
+      cwd: root,
       env: { ...process.env, QUESTBENCH_MODEL: "", ...env },
       stdio: ["ignore", "ignore", "pipe"],
     });
@@ -251,27 +260,67 @@ say(
 
 let harnessWallMs = Number.NaN;
 
-/** The full reference run, --runs times (sections `full` and `loop` share the runs). */
+/**
+ * A checkout of `ref` beside this tree (a detached git worktree under the scratch folder), sharing
+ * this tree's node_modules, for `--baseline`. Removed when the bench ends.
+ */
+function baselineCheckout(ref: string): { root: string; commit: string } {
+  const root = path.join(scratch, "baseline");
+  const git = (...args: string[]) =>
+    execFileSync("git", args, { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"] })
+      .toString()
+      .trim();
+  const commit = git("rev-parse", "--short", `${ref}^{commit}`);
+  git("worktree", "add", "--detach", root, commit);
+  fs.symlinkSync(path.join(PROJECT_ROOT, "node_modules"), path.join(root, "node_modules"), "dir");
+  process.on("exit", () => {
+    try {
+      execFileSync("git", ["worktree", "remove", "--force", root], { cwd: PROJECT_ROOT, stdio: "ignore" });
+    } catch {
+      // already gone
+    }
+  });
+  return { root, commit };
+}
+
+/**
+ * The full reference run, --runs times (sections `full` and `loop` share the runs); with --baseline,
+ * the same run from the baseline checkout in each round, alternating which of the two goes first.
+ */
 async function fullRuns() {
   if (fullResults) return fullResults;
   // The paper's 107 (--split paper): the figure issue 14 targets; the default run adds the hard split.
   say("\n1. Full reference run (the paper's 107 instances, --split paper, --concurrency 2)");
+  const baseline = flags.baseline ? baselineCheckout(flags.baseline) : undefined;
+  if (baseline) say(`  baseline: ${flags.baseline} = ${baseline.commit}, run from ${baseline.root}`);
+  const args = (out: string) => [
+    "--model",
+    "reference",
+    "--seed",
+    String(seed),
+    "--split",
+    "paper",
+    "--out",
+    out,
+    "--fresh",
+  ];
   const runs: { w: Watched; out: string }[] = [];
+  const baseRuns: { w: Watched; out: string }[] = [];
   for (let i = 0; i < Number(flags.runs); i++) {
     const out = path.join(scratch, `full-${i}`);
-    const w = await watch([
-      "--model",
-      "reference",
-      "--seed",
-      String(seed),
-      "--split",
-      "paper",
-      "--out",
-      out,
-      "--fresh",
-    ]);
-    runs.push({ w, out });
-    say(`  run ${i + 1}: ${sec(w.wallMs)}`);
+    const baseOut = path.join(scratch, `full-base-${i}`);
+    const current = async () => {
+      const w = await watch(args(out));
+      runs.push({ w, out });
+      say(`  run ${i + 1}: ${sec(w.wallMs)}`);
+    };
+    const base = async () => {
+      const w = await watch(args(baseOut), {}, baseline!.root);
+      baseRuns.push({ w, out: baseOut });
+      say(`  run ${i + 1} (baseline): ${sec(w.wallMs)}`);
+    };
+    const order = !baseline ? [current] : i % 2 === 0 ? [base, current] : [current, base];
+    for (const run of order) await run();
   }
   harnessWallMs = median(runs.map((r) => r.w.wallMs));
   const mid = [...runs].sort((a, b) => a.w.wallMs - b.w.wallMs)[Math.floor(runs.length / 2)]!;
@@ -280,6 +329,12 @@ async function fullRuns() {
   say(
     `  median wall ${sec(harnessWallMs)} (target ≤ 30 s); median run scored ${scored}/${instances.length} at 100`,
   );
+  if (baseline) {
+    const baseMs = median(baseRuns.map((r) => r.w.wallMs));
+    say(
+      `  BASELINE ${baseline.commit}: median wall ${sec(baseMs)}; this tree / baseline = ${(harnessWallMs / baseMs).toFixed(3)}× (medians of ${flags.runs}, one call)`,
+    );
+  }
   fullResults = { mid, instances };
   return fullResults;
 }
