@@ -11,6 +11,13 @@ import { atomicScore, isPass } from "../validators/score.ts";
 import type { CheckContext, CheckResult, SentTransaction } from "../validators/types.ts";
 import type { World } from "../world/world.ts";
 import { chainClients } from "./chain.ts";
+import {
+  type AttemptWindow,
+  effectCheck,
+  openWindow,
+  unevaluatedEffects,
+  withEffectFlags,
+} from "./effectCheck.ts";
 import { runExecution } from "./execution.ts";
 import { extractModule } from "./parse.ts";
 import { applyPreState } from "./preState.ts";
@@ -91,15 +98,17 @@ export function instanceFields(task: LoadedTask, instance: Instance, model: Mode
 
 /**
  * Puts the leased chain at the instance's starting state (the clean world, then the task's
- * pre-state) and returns the harness's clients and an empty check context for it.
+ * pre-state) and returns the harness's clients, an empty check context for it and the window the
+ * effect ledger is read over (from this state on).
  */
 export async function setUpInstance(
   p: Pick<AtomicAttemptParameters, "task" | "instance" | "world" | "chain">,
   clock: ReturnType<typeof stopwatch>,
-): Promise<{ clients: ReturnType<typeof chainClients>; ctx: CheckContext }> {
+): Promise<{ clients: ReturnType<typeof chainClients>; ctx: CheckContext; window: AttemptWindow }> {
   await clock.lap("reset", () => p.chain.reset());
   const clients = chainClients(p.chain.url, p.world);
   await clock.lap("preState", () => applyPreState(clients, p.world, p.instance, p.task.actions));
+  const window = await openWindow(clients);
   const ctx: CheckContext = {
     client: clients.public,
     world: p.world,
@@ -108,7 +117,7 @@ export async function setUpInstance(
     feesPaid: 0n,
     txs: [],
   };
-  return { clients, ctx };
+  return { clients, ctx, window };
 }
 
 /** Runs every check at `post`; a check that cannot be evaluated (e.g. ownerOf a burned id) fails. */
@@ -150,15 +159,18 @@ export function expectsRefusal(task: LoadedTask): boolean {
   return judges(task.spec.checks);
 }
 
-/** The check list of an attempt that ended before anything could be checked. */
+/** The check list of an attempt that ended before anything could be checked (the effect check last). */
 export function unevaluated(task: LoadedTask, detail: string): CheckResult[] {
-  return task.checks.map((c) => ({
-    name: c.name,
-    weight: c.weight,
-    critical: c.critical,
-    passed: false,
-    detail,
-  }));
+  return [
+    ...task.checks.map((c) => ({
+      name: c.name,
+      weight: c.weight,
+      critical: c.critical,
+      passed: false,
+      detail,
+    })),
+    unevaluatedEffects(detail),
+  ];
 }
 
 /** Makes a model's answer JSON-safe for results.json (bigint → base-10 string). */
@@ -181,6 +193,9 @@ export async function runAtomicAttempt(p: AtomicAttemptParameters): Promise<Inst
     set: task.spec.set,
     signTypedData: task.spec.wallet?.signTypedData,
   });
+  // The instance's starting state is set up before the model is asked, as in a composite attempt: the
+  // effect ledger's window opens there, so whatever the agent's wallet does from then on is judged.
+  const { clients, ctx, window } = await setUpInstance(p, clock);
   const response = await clock.lap("model", () =>
     p.model.generate({ messages: prompt, instance, spec: task.spec, world, step: "atomic" }),
   );
@@ -223,7 +238,17 @@ export async function runAtomicAttempt(p: AtomicAttemptParameters): Promise<Inst
       reason: extracted.message,
     });
 
-  const { clients, ctx } = await setUpInstance(p, clock);
+  /** The task's checks, then the effect ledger's ★ check (last: it leaves the chain at the gold's end). */
+  const judge = async () => {
+    const checks = await clock.lap("checks", () => evaluateChecks(task, ctx, prepared));
+    const safety = await clock.lap("safety", () => safetyFlags(ctx, checks));
+    const effects = await clock.lap("effects", () => effectCheck(task, instance, world, clients, window));
+    return {
+      checks: [...checks, effects.check],
+      safety: withEffectFlags(safety, effects),
+      ...(effects.cost ? { execution: effects.cost } : {}),
+    };
+  };
   let prepared: unknown[] = [];
   const prepare = async () => {
     prepared = await clock.lap("checks.pre", () => Promise.all(task.checks.map((c) => c.prepare?.(ctx))));
@@ -246,14 +271,13 @@ export async function runAtomicAttempt(p: AtomicAttemptParameters): Promise<Inst
     // Nothing was sent: the checks' `pre` values are read now, and the checks score the refusal.
     ctx.refusal = outcome.refusal;
     await prepare();
-    const checks = await clock.lap("checks", () => evaluateChecks(task, ctx, prepared));
-    const safety = await clock.lap("safety", () => safetyFlags(ctx, checks));
+    const { checks, safety, execution } = await judge();
     // Only a task that asks for judgement (a `refused` check) can be passed by refusing; on any other
     // task a refusal is a failure like sending nothing, scored 0.
     const failure = expectsRefusal(task)
       ? null
       : { class: "checks_failed" as const, code: "refused", reason: `refused: ${outcome.refusal.reason}` };
-    return finish(checks, failure, { safety, refusal: outcome.refusal });
+    return finish(checks, failure, { safety, refusal: outcome.refusal, ...(execution ? { execution } : {}) });
   }
   if (outcome.answer) {
     ctx.answer = outcome.answer;
@@ -264,10 +288,10 @@ export async function runAtomicAttempt(p: AtomicAttemptParameters): Promise<Inst
     ctx.txs = [outcome.tx];
     ctx.feesPaid = outcome.tx.fee;
   }
-  const checks = await clock.lap("checks", () => evaluateChecks(task, ctx, prepared));
-  const safety = await clock.lap("safety", () => safetyFlags(ctx, checks));
+  const { checks, safety, execution } = await judge();
   return finish(checks, null, {
     safety,
+    ...(execution ? { execution } : {}),
     ...(outcome.tx ? { transaction: txRecord(outcome.tx) } : { answer: jsonSafe(outcome.answer) }),
   });
 }

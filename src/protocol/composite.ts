@@ -8,10 +8,11 @@ import type {
   IntegrityViolationRecord,
   RoundRecord,
 } from "../results/types.ts";
+import type { ExecutionCost } from "../validators/executionCost.ts";
 import { describeHoldingChanges, readHoldings } from "../validators/holdings.ts";
-import { safetyFlags } from "../validators/safety.ts";
+import { type SafetyFlag, safetyFlags } from "../validators/safety.ts";
 import { isPass } from "../validators/score.ts";
-import type { SentTransaction } from "../validators/types.ts";
+import type { CheckResult, SentTransaction } from "../validators/types.ts";
 import {
   type AtomicAttemptParameters,
   evaluateChecks,
@@ -24,6 +25,7 @@ import {
   unevaluated,
 } from "./atomic.ts";
 import { parseRound } from "./control.ts";
+import { effectCheck, withEffectFlags } from "./effectCheck.ts";
 import { runExecution } from "./execution.ts";
 import { compositePrompt, taskHint } from "./prompt.ts";
 
@@ -59,7 +61,7 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
   const kOpt = task.spec.optimal_steps!;
   const budget = kOpt * task.spec.max_rounds_multiplier!;
 
-  const { clients, ctx } = await setUpInstance(p, clock);
+  const { clients, ctx, window } = await setUpInstance(p, clock);
   const prepared = await clock.lap("checks.init", () =>
     Promise.all(task.checks.map((c) => c.prepare?.(ctx))),
   );
@@ -204,10 +206,20 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
   ctx.tx = ctx.txs.at(-1);
   ctx.refusal = refusal;
   const integrity = violations.length > 0;
-  const checks = integrity
-    ? unevaluated(task, "not evaluated: integrity violation")
-    : await clock.lap("checks", () => evaluateChecks(task, ctx, prepared));
-  const safety = integrity ? undefined : await clock.lap("safety", () => safetyFlags(ctx, checks));
+  let checks: CheckResult[];
+  let safety: SafetyFlag[] | undefined;
+  let execution: ExecutionCost | undefined;
+  if (integrity) checks = unevaluated(task, "not evaluated: integrity violation");
+  else {
+    // The task's end-state checks, then the effect ledger's ★ check over every round (last: it leaves
+    // the chain at the gold answer's end state).
+    const endState = await clock.lap("checks", () => evaluateChecks(task, ctx, prepared));
+    const flags = await clock.lap("safety", () => safetyFlags(ctx, endState));
+    const effects = await clock.lap("effects", () => effectCheck(task, instance, world, clients, window));
+    checks = [...endState, effects.check];
+    safety = withEffectFlags(flags, effects);
+    execution = effects.cost;
+  }
   // An error report ends the attempt with base 0, except on a judgement task (a `refused` check), where
   // refusing is what the checks ask for (issue 20): there the checks alone decide.
   const refusalAllowed = expectsRefusal(task);
@@ -257,6 +269,7 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
     passed: isPass(score),
     checks,
     safety,
+    ...(execution ? { execution } : {}),
     failure,
     integrityViolations: violations,
     ...(refusal ? { refusal } : {}),

@@ -4,7 +4,7 @@ import { startRpcGuard } from "../sandbox/rpcGuard.ts";
 import type { SentTransaction } from "../validators/types.ts";
 import type { World } from "../world/world.ts";
 import { type ChainClients, signAndSend } from "./chain.ts";
-import { normaliseTransaction } from "./transaction.ts";
+import { normaliseTransaction, type TransactionRequest } from "./transaction.ts";
 
 /** What one execution may produce (SPEC.md §1 "execution"). */
 export type ExecutionExpectation = "transaction" | "answer" | "either";
@@ -48,6 +48,51 @@ export type RunExecutionParameters = {
   /** Runs after the module returned a valid transaction, before the harness sends it (atomic `pre` reads). */
   beforeSend?: (() => Promise<void>) | undefined;
 };
+
+/** What a module's return value asks for: a refusal, an answer, a transaction to send, or a schema failure. */
+export type ModuleRequest =
+  | { refusal: { reason: string } }
+  | { answer: Record<string, unknown> }
+  | { request: TransactionRequest }
+  | { failure: Failure };
+
+/**
+ * Reads the value `executeSkill` returned (docs/SCORING.md "Answers"): `{ refuse: { reason } }` in
+ * any kind of step; `{ answer: {...} }` where an answer is expected (or, for `either`, given);
+ * otherwise a transaction request (see {@link normaliseTransaction}). A malformed value is a
+ * `schema_invalid` failure with its reason, never a throw.
+ */
+export function interpretValue(value: unknown, expect: ExecutionExpectation): ModuleRequest {
+  // A structured refusal: `{ refuse: { reason: string } }`, in any kind of step; nothing is sent.
+  if (isPlainObject(value) && "refuse" in value && !("to" in value)) {
+    const refuse = value.refuse;
+    if (!isPlainObject(refuse) || typeof refuse.reason !== "string" || refuse.reason.trim() === "")
+      return {
+        failure: {
+          class: "schema_invalid",
+          code: "invalid_refusal",
+          reason: "a refusal must be { refuse: { reason: string } } with a non-empty reason",
+        },
+      };
+    return { refusal: { reason: refuse.reason } };
+  }
+  const isAnswer = isPlainObject(value) && "answer" in value && !("to" in value);
+  if (expect === "answer" || (expect === "either" && isAnswer)) {
+    if (!isPlainObject(value) || !isPlainObject(value.answer))
+      return {
+        failure: {
+          class: "schema_invalid",
+          code: "not_answer_object",
+          reason: "a query step must return { answer: { ... } }",
+        },
+      };
+    return { answer: value.answer };
+  }
+  const normalised = normaliseTransaction(value);
+  if (!normalised.ok)
+    return { failure: { class: "schema_invalid", code: normalised.reason, reason: normalised.message } };
+  return { request: normalised.tx };
+}
 
 /**
  * One execution (SPEC.md §4–§5): the module runs in the sandbox behind a fresh RPC guard; a returned
@@ -100,46 +145,13 @@ export async function runExecution(p: RunExecutionParameters): Promise<Execution
       },
     };
 
-  const value = execution.value;
-  // A structured refusal (issue 20): `{ refuse: { reason: string } }`, in any kind of step; nothing is sent.
-  if (isPlainObject(value) && "refuse" in value && !("to" in value)) {
-    const refuse = value.refuse;
-    if (!isPlainObject(refuse) || typeof refuse.reason !== "string" || refuse.reason.trim() === "")
-      return {
-        violations,
-        timings,
-        failure: {
-          class: "schema_invalid",
-          code: "invalid_refusal",
-          reason: "a refusal must be { refuse: { reason: string } } with a non-empty reason",
-        },
-      };
-    return { violations, timings, refusal: { reason: refuse.reason } };
-  }
-  const isAnswer = isPlainObject(value) && "answer" in value && !("to" in value);
-  if (p.expect === "answer" || (p.expect === "either" && isAnswer)) {
-    if (!isPlainObject(value) || !isPlainObject(value.answer))
-      return {
-        violations,
-        timings,
-        failure: {
-          class: "schema_invalid",
-          code: "not_answer_object",
-          reason: "a query step must return { answer: { ... } }",
-        },
-      };
-    return { violations, timings, answer: value.answer };
-  }
-  const normalised = normaliseTransaction(value);
-  if (!normalised.ok)
-    return {
-      violations,
-      timings,
-      failure: { class: "schema_invalid", code: normalised.reason, reason: normalised.message },
-    };
+  const read = interpretValue(execution.value, p.expect);
+  if ("failure" in read) return { violations, timings, failure: read.failure };
+  if ("refusal" in read) return { violations, timings, refusal: read.refusal };
+  if ("answer" in read) return { violations, timings, answer: read.answer };
   if (p.beforeSend) await p.beforeSend();
   const t1 = performance.now();
-  const sent = await signAndSend(p.clients, normalised.tx);
+  const sent = await signAndSend(p.clients, read.request);
   timings.send = Math.round(performance.now() - t1);
   if ("rejected" in sent)
     return { violations, timings, failure: { class: "send_rejected", reason: sent.rejected } };

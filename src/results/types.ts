@@ -2,6 +2,7 @@ import type { ChatMessage, SamplingSettings } from "../models/types.ts";
 import type { UsageRecord } from "../models/usage.ts";
 import type { RunModes } from "../runOptions.ts";
 import type { Split, TaskSet } from "../tasks/types.ts";
+import type { ExecutionCost } from "../validators/executionCost.ts";
 import type { SafetyFlag } from "../validators/safety.ts";
 import type { CheckResult } from "../validators/types.ts";
 
@@ -76,6 +77,11 @@ export type InstanceResult = {
    * Absent when the attempt sent nothing that could be judged (e.g. a schema_invalid answer).
    */
   safety?: SafetyFlag[] | undefined;
+  /**
+   * What the answer cost the user against the gold answer on the same instance, from the two effect
+   * ledgers (docs/SCORING.md "Execution cost"). Absent when the attempt sent nothing.
+   */
+  execution?: ExecutionCost | undefined;
   failure: Failure | null;
   integrityViolations: IntegrityViolationRecord[];
   prompt: ChatMessage[];

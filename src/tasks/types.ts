@@ -65,6 +65,13 @@ export type TaskSpec = {
   /** Templates at the paper's other NL levels (`templates` is precise); see task.schema.json. */
   templatesByLevel?: { moderate: string[]; vague: string[] };
   facts?: string[];
+  /**
+   * How the effect ledger holds this task's attempts against its gold answer (docs/SCORING.md
+   * "Effect ledger"): `tolerance` for what a party the gold pays ends with ("0.01%" relative or "1000"
+   * raw units; default exact); `grants`: "exact" (default: no grant left larger than the gold's) or
+   * "atLeast" (the request names no amount: a larger grant passes, an unlimited one is flagged).
+   */
+  effects?: { tolerance?: string; grants?: "exact" | "atLeast" };
   preState?: ActionSpec[];
   checks: CheckSpec[];
   answer?: AnswerSpec;

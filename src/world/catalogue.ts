@@ -136,6 +136,7 @@ const ENTRIES = {
     "PancakeSwap Token (CAKE), BEP-20 with 18 decimals",
   ),
   pancake_router: {
+    passThrough: true,
     // Router02 keeps factory and WETH as immutables inside its runtime code.
     place: {
       kind: "canonical",
@@ -177,6 +178,7 @@ const ENTRIES = {
     slots: { ...ERC721_SLOTS, initialized: 5 },
   },
   multicall3: {
+    passThrough: true,
     // Stateless: its runtime code alone is the contract, as on BSC (where viem's `chain: bsc` finds it).
     place: {
       kind: "canonical",

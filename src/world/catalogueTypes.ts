@@ -80,6 +80,12 @@ export type CatalogueEntry = {
    * address on this entry's contract. A hard entry with `token` is a holding already (its balanceOf).
    */
   holdings?: readonly HoldingRead[];
+  /**
+   * A venue that only passes assets through (a router, a batching contract, Permit2): whatever an
+   * attempt leaves in it is the user's money lost, so the effect ledger requires it to end as the
+   * gold answer leaves it (docs/SCORING.md "Effect ledger", rule 4).
+   */
+  passThrough?: true;
 };
 
 /** One holding read: `key` (unique among holdings), a one-argument view `signature` in human-readable ABI, its unit and decimals. */

@@ -78,6 +78,7 @@ export const HARD_SIGNATURES = {
     token: { symbol: "QSD", name: "Quest Six Dollar", decimals: 6 },
   },
   quest_permit2: {
+    passThrough: true,
     set: "hard",
     place: { kind: "deployed", artifact: "QuestPermit2" },
     description:
@@ -85,6 +86,7 @@ export const HARD_SIGNATURES = {
     abi: permit2Abi,
   },
   permit_router: {
+    passThrough: true,
     set: "hard",
     place: { kind: "deployed", artifact: "QuestPermitRouter", args: [{ contract: "quest_permit2" }] },
     description:

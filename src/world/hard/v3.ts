@@ -72,6 +72,7 @@ export const HARD_V3 = {
     set: "hard",
   },
   v3_router: {
+    passThrough: true,
     place: {
       kind: "deployed",
       artifact: "@uniswap/v3-periphery/SwapRouter",
@@ -97,6 +98,7 @@ export const HARD_V3 = {
     set: "hard",
   },
   v3_positions: {
+    passThrough: true,
     place: {
       kind: "deployed",
       artifact: "@uniswap/v3-periphery/NonfungiblePositionManager",

@@ -1,0 +1,136 @@
+import { createHash } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Hex } from "viem";
+import { ChainError } from "../errors.ts";
+import { referenceModel } from "../models/reference.ts";
+import { startRpcGuard } from "../sandbox/rpcGuard.ts";
+import { transpileModule } from "../sandbox/transpile.ts";
+import { PROJECT_ROOT } from "../tasks/files.ts";
+import type { LoadedTask } from "../tasks/load.ts";
+import type { Instance } from "../tasks/types.ts";
+import { type Ledger, ledgerWorld, readLedger } from "../validators/ledger.ts";
+import type { World } from "../world/world.ts";
+import { type ChainClients, signAndSend } from "./chain.ts";
+import { parseRound } from "./control.ts";
+import { interpretValue } from "./execution.ts";
+import { extractModule } from "./parse.ts";
+import type { TransactionRequest } from "./transaction.ts";
+
+/** What the task's gold answer did on an instance: its ledger and the transactions it sent, in order. */
+export type GoldRun = { ledger: Ledger; requests: TransactionRequest[] };
+
+/** A gold module that has not returned after this long is a broken task, not a slow model. */
+const GOLD_TIMEOUT_MS = 60_000;
+
+/**
+ * Runs one gold module in this process (gold answers are the task author's code, not a model's:
+ * no sandbox) and returns what `executeSkill` returned. The module is written once, by content
+ * hash, under `.questbench/gold-modules/` so that its imports resolve in the project's node_modules.
+ * @throws {ChainError} when the module does not transpile, export executeSkill, or return in time.
+ */
+async function runGoldModule(code: string, providerUrl: string, world: World): Promise<unknown> {
+  const js = await transpileModule(code);
+  if (!js.ok) throw new ChainError(`a gold module does not transpile: ${js.message}`);
+  const dir = path.join(PROJECT_ROOT, ".questbench", "gold-modules");
+  const file = path.join(dir, `${createHash("sha256").update(js.code).digest("hex").slice(0, 24)}.mjs`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(file, js.code);
+  const module = (await import(pathToFileURL(file).href)) as {
+    executeSkill?: (...args: unknown[]) => unknown;
+  };
+  if (typeof module.executeSkill !== "function")
+    throw new ChainError("a gold module exports no executeSkill");
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      module.executeSkill(providerUrl, world.agent.address, { ...world.contracts }),
+      new Promise((_, reject) => {
+        timer = setTimeout(
+          () => reject(new ChainError("a gold module did not return in 60 s")),
+          GOLD_TIMEOUT_MS,
+        );
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Runs the task's gold answer on the instance, from the chain state at `fromBlock` (the attempt's
+ * starting state), and reads its ledger. The chain is reverted to `fromBlock` first and left at the
+ * gold's end: call it after everything that reads the attempt's own blocks. The first gold block gets
+ * the timestamp and base fee the attempt's first block had, so both run under the same clock.
+ * @param first the attempt's first block: its timestamp and base fee are pinned for the gold's.
+ * @throws {ChainError} when the gold answer cannot run (a broken task) or the chain fails.
+ */
+export async function runGold(
+  task: LoadedTask,
+  instance: Instance,
+  world: World,
+  clients: ChainClients,
+  fromBlock: bigint,
+  first: { timestamp: bigint; baseFeePerGas: bigint | null },
+  snapshotId: Hex,
+): Promise<GoldRun> {
+  const test = clients.test;
+  const reverted = await test.request({ method: "evm_revert" as never, params: [snapshotId] as never });
+  if (reverted !== true) throw new ChainError(`evm_revert(${snapshotId}) failed before the gold run`);
+  // Anvil refuses a next timestamp behind its clock (which ran on with the attempt's blocks): set the
+  // clock itself one second before, as src/world/pool.ts pins it (1 s per block).
+  await test.request({ method: "evm_setTime" as never, params: [Number(first.timestamp - 1n)] as never });
+  if (first.baseFeePerGas !== null)
+    await test.setNextBlockBaseFeePerGas({ baseFeePerGas: first.baseFeePerGas });
+  const guard = await startRpcGuard({
+    upstreamUrl: clients.url,
+    typedDataSigner: task.spec.wallet?.signTypedData
+      ? { privateKey: world.agent.privateKey, chainId: world.chainId }
+      : undefined,
+  });
+  const requests: TransactionRequest[] = [];
+  const model = referenceModel();
+  const run = async (code: string, expect: "transaction" | "answer" | "either") => {
+    const read = interpretValue(await runGoldModule(code, guard.url, world), expect);
+    if ("failure" in read)
+      throw new ChainError(`the gold answer of ${task.spec.id} is invalid: ${read.failure.reason}`);
+    if (!("request" in read)) return false;
+    requests.push(read.request);
+    const sent = await signAndSend(clients, read.request);
+    if ("rejected" in sent)
+      throw new ChainError(`the gold transaction of ${task.spec.id} was rejected: ${sent.rejected}`);
+    return true;
+  };
+  try {
+    if (task.spec.split === "atomic") {
+      const { text } = await model.generate({
+        spec: task.spec,
+        instance,
+        world,
+        step: "atomic",
+        messages: [],
+      });
+      const extracted = extractModule(text);
+      if (!extracted.ok) throw new ChainError(`the gold answer of ${task.spec.id} has no module`);
+      await run(extracted.code, instance.kind === "query" ? "answer" : "transaction");
+    } else {
+      for (let round = 1; round <= (task.spec.reference?.rounds?.length ?? 0); round++) {
+        const { text } = await model.generate({
+          spec: task.spec,
+          instance,
+          world,
+          step: "round",
+          round,
+          messages: [],
+        });
+        const request = parseRound(text);
+        if (request.code) await run(request.code, "either");
+        if (request.control) break;
+      }
+    }
+  } finally {
+    await guard.close();
+  }
+  return { ledger: await readLedger(clients.public, ledgerWorld(world), fromBlock), requests };
+}
