@@ -124,7 +124,7 @@ export async function worldPrices(
 }
 
 /** The agent's net change in `ledger` valued at `prices`: [value, outflow, inflow, unpriced]. */
-function valueOf(
+function agentValue(
   lw: LedgerWorld,
   ledger: Ledger,
   prices: Map<string, bigint>,
@@ -158,8 +158,8 @@ export function executionCost(
   gold: Ledger,
   prices: Map<string, bigint>,
 ): ExecutionCost {
-  const [value, , , unpriced] = valueOf(lw, attempt, prices);
-  const [goldValue, out, into] = valueOf(lw, gold, prices);
+  const [value, , , unpriced] = agentValue(lw, attempt, prices);
+  const [goldValue, out, into] = agentValue(lw, gold, prices);
   const notional = out > into ? out : into;
   const [gas, goldGas] = [gasOf(lw, attempt), gasOf(lw, gold)];
   return {

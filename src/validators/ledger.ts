@@ -1,4 +1,4 @@
-import { type Address, getAddress, type Hex, type PublicClient, parseAbi, toEventSelector } from "viem";
+import { type Address, type Hex, type PublicClient, parseAbi, toEventSelector } from "viem";
 import { CATALOGUE } from "../world/catalogue.ts";
 import type { World } from "../world/world.ts";
 
@@ -220,8 +220,8 @@ export async function readLedger(
   const reads = new Map<string, Set<string>>();
   const read = (asset: string, party: string) => {
     if (party === ZERO || isPrecompile(party)) return;
-    let set = reads.get(asset);
-    if (!set) reads.set(asset, (set = new Set()));
+    const set = reads.get(asset) ?? new Set<string>();
+    reads.set(asset, set);
     set.add(party);
   };
   const nftMoves: Movement[] = [];
@@ -230,8 +230,8 @@ export async function readLedger(
   const positionParties = new Map<string, Set<string>>();
   const touch = (contract: string, party: string) => {
     if (!lw.positions.has(contract) || party === ZERO) return;
-    let set = positionParties.get(contract);
-    if (!set) positionParties.set(contract, (set = new Set()));
+    const set = positionParties.get(contract) ?? new Set<string>();
+    positionParties.set(contract, set);
     set.add(party);
   };
 
@@ -332,8 +332,8 @@ export async function readLedger(
             if (b !== ZERO) movements.push({ tx: hash, party: b, asset, amount: value });
           }
         } else if ((topic === T.IncreaseLiquidity || topic === T.DecreaseLiquidity) && t1) {
-          let ids = v3Ids.get(token);
-          if (!ids) v3Ids.set(token, (ids = new Set()));
+          const ids = v3Ids.get(token) ?? new Set<bigint>();
+          v3Ids.set(token, ids);
           ids.add(BigInt(t1));
         } else if (topic === T.Approval && log.topics.length === 3) {
           grantLogs.push({
@@ -470,8 +470,8 @@ export async function readLedger(
   const net = new Map<string, Map<string, bigint>>();
   const add = (party: string, asset: string, delta: bigint) => {
     if (delta === 0n) return;
-    let m = net.get(party);
-    if (!m) net.set(party, (m = new Map()));
+    const m = net.get(party) ?? new Map<string, bigint>();
+    net.set(party, m);
     const v = (m.get(asset) ?? 0n) + delta;
     if (v === 0n) m.delete(asset);
     else m.set(asset, v);
