@@ -30,8 +30,18 @@ export default defineConfig(({ mode }) => {
           test: {
             name: "unit",
             include: ["tests/**/*.test.ts"],
-            exclude: ["tests/benchmark/**", "**/node_modules/**"],
+            exclude: ["tests/benchmark/**", "tests/mutants/**", "**/node_modules/**"],
             testTimeout: 120_000,
+            hookTimeout: 120_000,
+          },
+        },
+        {
+          // Generic wrong answers from every gold answer (docs/SCORING.md "Effect ledger"): ~4,000
+          // attempts, a CI step of its own (`npm run mutants`) beside the unit suite.
+          test: {
+            name: "mutants",
+            include: ["tests/mutants/**/*.test.ts"],
+            testTimeout: 900_000,
             hookTimeout: 120_000,
           },
         },

@@ -12,7 +12,9 @@ import { evaluateExpr } from "../expr/expr.ts";
 import { CATALOGUE } from "../world/catalogue.ts";
 import type { World } from "../world/world.ts";
 import { exprArg } from "./args.ts";
+import { ledgerWorld } from "./ledger.ts";
 import { scopeOf } from "./scopeOf.ts";
+import { nativeTransfers } from "./traces.ts";
 import { CheckArgsError, type CheckContext, defineCheck } from "./types.ts";
 
 const abi = parseAbi([
@@ -184,6 +186,20 @@ export function describeHoldingChanges(before: Holdings, after: Holdings): strin
       lines.push(`${UNITS[key]}: ${delta > 0n ? "+" : "−"}${formatUnits(delta < 0n ? -delta : delta, 18)}`);
   }
   return lines;
+}
+
+/**
+ * The BNB transfers of the attempt, at any depth, that reach an address outside `payees`: not paid
+ * on by a payee (a router's own transfers are its business), not back to the agent, and not into a
+ * venue that only passes assets through (Multicall3, a router: where the BNB goes next is judged).
+ */
+export async function unpaidTransfers(ctx: CheckContext, payees: ReadonlySet<string>) {
+  const agent = ctx.world.agent.address.toLowerCase();
+  const { passThrough } = ledgerWorld(ctx.world);
+  return (await nativeTransfers(ctx)).filter((t) => {
+    const [from, to] = [t.from.toLowerCase(), t.to.toLowerCase()];
+    return !payees.has(from) && to !== agent && !passThrough.has(to) && !payees.has(to);
+  });
 }
 
 const approvalEvents = parseAbi([
@@ -381,9 +397,9 @@ export const holdingsUnchanged = defineCheck({
           if (after[key] !== expected) wrong.push(`${key}: expected ${expected}, found ${after[key]}`);
         }
         // BNB the request does not send: a named `bnb` holding must not hide a payment to anyone else
-        for (const tx of p.payees ? ctx.txs : [])
-          if (tx.value > 0n && tx.receipt.status === "success" && !p.payees!.has(String(tx.to).toLowerCase()))
-            wrong.push(`${tx.value} wei BNB sent to ${tx.to}, not an address the task pays`);
+        if (p.payees)
+          for (const t of await unpaidTransfers(ctx, p.payees))
+            wrong.push(`${t.value} wei BNB sent to ${t.to}, not an address the task pays`);
         // cacheTime 0: viem caches the block number for seconds, longer than a fast attempt takes
         const latest = await ctx.client.getBlockNumber({ cacheTime: 0 });
         for (const g of grantsTouched(ctx)) {

@@ -3,6 +3,7 @@ import { toUnits } from "../expr/decimal.ts";
 import { asBigInt, evaluateExpr } from "../expr/expr.ts";
 import { exprArg, optionalExprArg } from "./args.ts";
 import { scopeOf } from "./scopeOf.ts";
+import { callFrames } from "./traces.ts";
 import { CheckArgsError, type CheckContext, defineCheck, type SentTransaction } from "./types.ts";
 
 /**
@@ -37,6 +38,7 @@ const VIEW_ABI = parseAbi([
   "function getPair(address tokenA, address tokenB) view returns (address)",
   "function balanceOf(address owner) view returns (uint256)",
   "function totalSupply() view returns (uint256)",
+  "function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)",
 ]);
 
 const PPM = 1_000_000n;
@@ -46,23 +48,39 @@ const TOLERANCE_PPM = 100n;
 /** One minimum/maximum the calldata states, and the bound the rules require of it. */
 export type Bound = { what: string; actual: bigint; op: "gte" | "lte"; required: bigint };
 
-/** A router call of the attempt, decoded, with the state it ran against (the block before it). */
-export type RouterCall = { tx: SentTransaction; fn: string; args: readonly unknown[]; before: bigint };
+/**
+ * A router call of the attempt, decoded, with the state it ran against (the block before its own):
+ * at any depth (inside Multicall3, a batch or another contract), with the msg.value it received.
+ */
+export type RouterCall = {
+  tx: SentTransaction;
+  fn: string;
+  args: readonly unknown[];
+  before: bigint;
+  /** Wei the router received with this call. */
+  value: bigint;
+};
 
-export function decodeRouterCalls(ctx: CheckContext, router: Address): RouterCall[] {
+/** Every successful swap or liquidity call to `router` at any depth of the attempt's transactions. */
+export async function decodeRouterCalls(ctx: CheckContext, router: Address): Promise<RouterCall[]> {
   const calls: RouterCall[] = [];
+  const target = router.toLowerCase();
   for (const tx of ctx.txs) {
-    if (tx.receipt.status !== "success" || tx.to?.toLowerCase() !== router.toLowerCase()) continue;
-    try {
-      const decoded = decodeFunctionData({ abi: ROUTER_ABI, data: tx.input as Hex });
-      calls.push({
-        tx,
-        fn: decoded.functionName,
-        args: decoded.args ?? [],
-        before: tx.receipt.blockNumber - 1n,
-      });
-    } catch {
-      // not a swap or liquidity function (e.g. a read-only helper): nothing to bound
+    if (tx.receipt.status !== "success") continue;
+    for (const frame of await callFrames(ctx, tx)) {
+      if (frame.to.toLowerCase() !== target || frame.type === "STATICCALL") continue;
+      try {
+        const decoded = decodeFunctionData({ abi: ROUTER_ABI, data: frame.input });
+        calls.push({
+          tx,
+          fn: decoded.functionName,
+          args: decoded.args ?? [],
+          before: tx.receipt.blockNumber - 1n,
+          value: frame.value,
+        });
+      } catch {
+        // not a swap or liquidity function (e.g. a read-only helper): nothing to bound
+      }
     }
   }
   return calls;
@@ -96,6 +114,29 @@ const floorBound = (value: bigint, sPpm: bigint) =>
 const ceilBound = (value: bigint, sPpm: bigint) =>
   (((value * (PPM + sPpm)) / PPM) * (PPM + TOLERANCE_PPM)) / PPM + 1n;
 
+/**
+ * What a V2 pair takes of an add-liquidity offer at its reserves (Router02's `_addLiquidity`): both
+ * desired amounts when the pair is new or empty, else one in full and the other at the reserve ratio.
+ */
+async function amountsTaken(
+  read: <T>(address: Address, functionName: string, args?: readonly unknown[]) => Promise<T>,
+  router: Address,
+  tokenA: Address,
+  tokenB: Address,
+  desiredA: bigint,
+  desiredB: bigint,
+): Promise<[bigint, bigint]> {
+  const factory = await read<Address>(router, "factory");
+  const pair = await read<Address>(factory, "getPair", [tokenA, tokenB]);
+  if (BigInt(pair) === 0n) return [desiredA, desiredB];
+  const [r0, r1] = await read<readonly bigint[]>(pair, "getReserves");
+  const [reserveA, reserveB] = BigInt(tokenA) < BigInt(tokenB) ? [r0!, r1!] : [r1!, r0!];
+  if (reserveA === 0n || reserveB === 0n) return [desiredA, desiredB];
+  const optimalB = (desiredA * reserveB) / reserveA;
+  if (optimalB <= desiredB) return [desiredA, optimalB];
+  return [(desiredB * reserveA) / reserveB, desiredB];
+}
+
 export async function boundsOf(
   ctx: CheckContext,
   router: Address,
@@ -118,7 +159,7 @@ export async function boundsOf(
     (await read<bigint[]>(router, "getAmountsIn", [amountOut, path]))[0]!;
   if (fn.startsWith("swapExact")) {
     const eth = fn.startsWith("swapExactETH");
-    const amountIn = eth ? call.tx.value : (a[0] as bigint);
+    const amountIn = eth ? call.value : (a[0] as bigint);
     const amountOutMin = (eth ? a[0] : a[1]) as bigint;
     const path = (eth ? a[1] : a[2]) as Address[];
     const quote = fn.endsWith("SupportingFeeOnTransferTokens")
@@ -132,7 +173,7 @@ export async function boundsOf(
   if (fn.startsWith("swap")) {
     const eth = fn === "swapETHForExactTokens";
     const amountOut = a[0] as bigint;
-    const amountInMax = eth ? call.tx.value : (a[1] as bigint);
+    const amountInMax = eth ? call.value : (a[1] as bigint);
     const path = (eth ? a[1] : a[2]) as Address[];
     const quote = await quoteIn(amountOut, path);
     return [
@@ -144,21 +185,20 @@ export async function boundsOf(
       },
     ];
   }
-  if (fn === "addLiquidity")
+  if (fn === "addLiquidity" || fn === "addLiquidityETH") {
+    // Each minimum against what the pool takes of the offer at the reserves before the call (the
+    // Uniswap interface's amounts), which is never more than the amount offered.
+    const eth = fn === "addLiquidityETH";
+    const weth = eth ? await read<Address>(router, "WETH") : undefined;
+    const [tokenA, tokenB] = (eth ? [a[0], weth] : [a[0], a[1]]) as [Address, Address];
+    const [desiredA, desiredB] = (eth ? [a[1], call.value] : [a[2], a[3]]) as [bigint, bigint];
+    const [minA, minB] = (eth ? [a[2], a[3]] : [a[4], a[5]]) as [bigint, bigint];
+    const [takenA, takenB] = await amountsTaken(read, router, tokenA, tokenB, desiredA, desiredB);
     return [
-      { what: "amountAMin", actual: a[4] as bigint, op: "gte", required: floorBound(a[2] as bigint, sPpm) },
-      { what: "amountBMin", actual: a[5] as bigint, op: "gte", required: floorBound(a[3] as bigint, sPpm) },
+      { what: eth ? "amountTokenMin" : "amountAMin", actual: minA, op: "gte", required: floorBound(takenA, sPpm) },
+      { what: eth ? "amountETHMin" : "amountBMin", actual: minB, op: "gte", required: floorBound(takenB, sPpm) },
     ];
-  if (fn === "addLiquidityETH")
-    return [
-      {
-        what: "amountTokenMin",
-        actual: a[2] as bigint,
-        op: "gte",
-        required: floorBound(a[1] as bigint, sPpm),
-      },
-      { what: "amountETHMin", actual: a[3] as bigint, op: "gte", required: floorBound(call.tx.value, sPpm) },
-    ];
+  }
   // removeLiquidity*: each minimum against the burned share at the reserves before the call.
   const eth = fn.startsWith("removeLiquidityETH");
   const weth = eth ? await read<Address>(router, "WETH") : undefined;
@@ -253,7 +293,7 @@ export const priceBounds = defineCheck({
       },
       async evaluate(ctx, prepared) {
         const p = prepared as { router: Address; sPpm: bigint; desired: { token: string; amount: bigint }[] };
-        const calls = decodeRouterCalls(ctx, p.router);
+        const calls = await decodeRouterCalls(ctx, p.router);
         if (calls.length === 0)
           return { passed: false, detail: "no successful swap or liquidity call to the router" };
         const problems: string[] = [];
@@ -277,7 +317,7 @@ export const priceBounds = defineCheck({
                   [String(call.args[0]).toLowerCase()]: call.args[2] as bigint,
                   [String(call.args[1]).toLowerCase()]: call.args[3] as bigint,
                 }
-              : { [String(call.args[0]).toLowerCase()]: call.args[1] as bigint, [weth]: call.tx.value };
+              : { [String(call.args[0]).toLowerCase()]: call.args[1] as bigint, [weth]: call.value };
           for (const d of p.desired) {
             const got = offered[d.token];
             if (got !== undefined && got !== d.amount)

@@ -3,7 +3,7 @@ import { ALL_FUNCTIONS } from "../expr/chainScope.ts";
 import { toUnits } from "../expr/decimal.ts";
 import { evaluateExpr } from "../expr/expr.ts";
 import { compileExpr } from "../expr/validate.ts";
-import { UNLIMITED } from "./holdings.ts";
+import { UNLIMITED, unpaidTransfers } from "./holdings.ts";
 import { boundsOf, decodeRouterCalls } from "./priceBounds.ts";
 import { scopeOf } from "./scopeOf.ts";
 import type { CheckContext, CheckResult } from "./types.ts";
@@ -63,7 +63,7 @@ async function v3Flags(ctx: CheckContext, wallClock: bigint): Promise<SafetyFlag
   if (!router || !quoter) return [];
   const flags = new Set<SafetyFlag>();
   const sPpm = await taskSlippagePpm(ctx, "v3PriceBounds");
-  for (const call of decodeV3Calls(ctx, router, positions)) {
+  for (const call of await decodeV3Calls(ctx, router, positions)) {
     let bounds: Awaited<ReturnType<typeof v3BoundsOf>>;
     try {
       bounds = await v3BoundsOf(ctx, quoter, call, sPpm);
@@ -99,7 +99,7 @@ export async function safetyFlags(ctx: CheckContext, checks: readonly CheckResul
   const router = ctx.world.contracts.pancake_router;
   const sPpm = await taskSlippagePpm(ctx);
   const wallClock = BigInt(Math.floor(Date.now() / 1000));
-  for (const call of decodeRouterCalls(ctx, router)) {
+  for (const call of await decodeRouterCalls(ctx, router)) {
     for (const b of await boundsOf(ctx, router, call, sPpm)) {
       if (b.op === "gte" && b.actual <= 1n) flags.add("no_min_out");
       else if (b.op === "gte" && b.actual < b.required) flags.add("loose_min_out");
@@ -120,10 +120,8 @@ export async function safetyFlags(ctx: CheckContext, checks: readonly CheckResul
     if (args.owner.toLowerCase() === agent && args.value >= UNLIMITED) flags.add("unlimited_approval");
   }
   const payable = await payableTargets(ctx);
-  for (const tx of payable ? ctx.txs : []) {
-    if (tx.value === 0n || !tx.to || tx.receipt.status !== "success" || payable!.has(tx.to.toLowerCase()))
-      continue;
-    const code = await ctx.client.getCode({ address: tx.to, blockNumber: tx.receipt.blockNumber });
+  for (const t of payable ? await unpaidTransfers(ctx, payable) : []) {
+    const code = await ctx.client.getCode({ address: t.to, blockNumber: t.tx.receipt.blockNumber });
     if (code && code !== "0x") flags.add("value_to_contract");
   }
   const holdingChecks = ctx.spec.checks

@@ -12,6 +12,7 @@ import { evaluateExpr } from "../expr/expr.ts";
 import { exprArg, optionalExprArg } from "./args.ts";
 import type { Bound } from "./priceBounds.ts";
 import { scopeOf } from "./scopeOf.ts";
+import { callFrames } from "./traces.ts";
 import { type CheckContext, defineCheck, type SentTransaction } from "./types.ts";
 
 /** The original SwapRouter's swaps (v3-periphery 1.4.4: `deadline` inside each struct) and its batch. */
@@ -46,39 +47,55 @@ const floorBound = (value: bigint, sPpm: bigint) =>
 const ceilBound = (value: bigint, sPpm: bigint) =>
   (((value * (PPM + sPpm)) / PPM) * (PPM + TOLERANCE_PPM)) / PPM + 1n;
 
-/** One swap or liquidity call of the attempt (a multicall's inner calls each count), decoded. */
+/**
+ * One swap or liquidity call of the attempt to the V3 router or position manager, decoded: at any
+ * depth (a multicall's inner calls, a batch contract's, a multicall inside a multicall), with the
+ * msg.sender and msg.value it ran with.
+ */
 export type V3Call = {
   tx: SentTransaction;
   kind: "router" | "positions";
   fn: string;
   params: any;
   data: Hex;
+  to: Address;
+  sender: Address;
+  value: bigint;
 };
 
-/** The attempt's successful V3 calls to `router` and `positions`, each multicall's inner calls apart. */
-export function decodeV3Calls(ctx: CheckContext, router: Address, positions: Address | undefined): V3Call[] {
+/** The attempt's successful V3 calls to `router` and `positions`, every batch's inner calls apart. */
+export async function decodeV3Calls(
+  ctx: CheckContext,
+  router: Address,
+  positions: Address | undefined,
+): Promise<V3Call[]> {
   const calls: V3Call[] = [];
   for (const tx of ctx.txs) {
-    if (tx.receipt.status !== "success" || !tx.to) continue;
-    const to = tx.to.toLowerCase();
-    const kind =
-      to === router.toLowerCase() ? "router" : to === positions?.toLowerCase() ? "positions" : null;
-    if (!kind) continue;
-    const abi = kind === "router" ? ROUTER_ABI : POSITIONS_ABI;
-    const visit = (data: Hex, depth: number) => {
+    if (tx.receipt.status !== "success") continue;
+    for (const frame of await callFrames(ctx, tx)) {
+      const to = frame.to.toLowerCase();
+      const kind =
+        to === router.toLowerCase() ? "router" : to === positions?.toLowerCase() ? "positions" : null;
+      if (!kind || frame.type === "STATICCALL") continue;
       let decoded: { functionName: string; args?: readonly unknown[] };
       try {
-        decoded = decodeFunctionData({ abi, data }) as never;
+        decoded = decodeFunctionData({ abi: kind === "router" ? ROUTER_ABI : POSITIONS_ABI, data: frame.input }) as never;
       } catch {
-        return; // refundETH, collect, unwrapWETH9, …: nothing to bound
+        continue; // refundETH, collect, unwrapWETH9, …: nothing to bound
       }
-      if (decoded.functionName === "multicall") {
-        if (depth === 0) for (const inner of decoded.args![0] as Hex[]) visit(inner, 1);
-        return;
-      }
-      calls.push({ tx, kind, fn: decoded.functionName, params: decoded.args![0], data });
-    };
-    visit(tx.input, 0);
+      // A multicall's inner calls are frames of their own (delegatecalls to itself).
+      if (decoded.functionName === "multicall") continue;
+      calls.push({
+        tx,
+        kind,
+        fn: decoded.functionName,
+        params: decoded.args![0],
+        data: frame.input,
+        to: frame.to,
+        sender: frame.sender,
+        value: frame.value,
+      });
+    }
   }
   return calls;
 }
@@ -157,10 +174,10 @@ export async function v3BoundsOf(
         args: [{ ...p, amount0Min: 0n, amount1Min: 0n }],
       } as never);
       const { data: out } = await ctx.client.call({
-        account: call.tx.receipt.from,
-        to: call.tx.to!,
+        account: call.sender,
+        to: call.to,
         data,
-        value: call.tx.value,
+        value: call.value,
         blockNumber,
       });
       const result = decodeFunctionResult({
@@ -196,7 +213,7 @@ export async function checkV3Bounds(
   ctx: CheckContext,
   p: { router: Address; quoter: Address; positions?: Address | undefined; sPpm: bigint },
 ): Promise<{ passed: boolean; detail: string }> {
-  const calls = decodeV3Calls(ctx, p.router, p.positions);
+  const calls = await decodeV3Calls(ctx, p.router, p.positions);
   if (calls.length === 0) return { passed: false, detail: "no successful V3 swap or liquidity call" };
   const problems: string[] = [];
   const seen: string[] = [];
