@@ -1,4 +1,4 @@
-import { type Address, decodeFunctionData, getAddress, type Hex, parseAbi } from "viem";
+import { type Address, decodeFunctionData, getAddress, parseAbi } from "viem";
 import { toUnits } from "../expr/decimal.ts";
 import { asBigInt, evaluateExpr } from "../expr/expr.ts";
 import { exprArg, optionalExprArg } from "./args.ts";
@@ -195,8 +195,18 @@ export async function boundsOf(
     const [minA, minB] = (eth ? [a[2], a[3]] : [a[4], a[5]]) as [bigint, bigint];
     const [takenA, takenB] = await amountsTaken(read, router, tokenA, tokenB, desiredA, desiredB);
     return [
-      { what: eth ? "amountTokenMin" : "amountAMin", actual: minA, op: "gte", required: floorBound(takenA, sPpm) },
-      { what: eth ? "amountETHMin" : "amountBMin", actual: minB, op: "gte", required: floorBound(takenB, sPpm) },
+      {
+        what: eth ? "amountTokenMin" : "amountAMin",
+        actual: minA,
+        op: "gte",
+        required: floorBound(takenA, sPpm),
+      },
+      {
+        what: eth ? "amountETHMin" : "amountBMin",
+        actual: minB,
+        op: "gte",
+        required: floorBound(takenB, sPpm),
+      },
     ];
   }
   // removeLiquidity*: each minimum against the burned share at the reserves before the call.

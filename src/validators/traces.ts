@@ -80,3 +80,30 @@ export async function nativeTransfers(
   }
   return out;
 }
+
+/**
+ * The calls a transaction makes on the agent's behalf: the transaction's own call, or, when it goes
+ * to Multicall3 (a forwarder: it makes each call of a batch itself, in order), the calls it made,
+ * through nested batches too. A payment or call batched through Multicall3 is the same request.
+ */
+export async function agentCalls(
+  ctx: Pick<CheckContext, "client" | "world">,
+  tx: SentTransaction,
+): Promise<{ to: Address; input: Hex; value: bigint }[]> {
+  const forwarder = ctx.world.contracts.multicall3.toLowerCase();
+  if (tx.to?.toLowerCase() !== forwarder || tx.receipt.status !== "success")
+    return tx.to ? [{ to: tx.to, input: tx.input, value: tx.value }] : [];
+  const frames = await callFrames(ctx, tx);
+  const out: { to: Address; input: Hex; value: bigint }[] = [];
+  const expand = (index: number) => {
+    const parent = frames[index]!;
+    for (let i = index + 1; i < frames.length && frames[i]!.depth > parent.depth; i++) {
+      const f = frames[i]!;
+      if (f.depth !== parent.depth + 1 || f.type === "STATICCALL") continue;
+      if (f.to.toLowerCase() === forwarder) expand(i);
+      else out.push({ to: f.to, input: f.input, value: f.value });
+    }
+  };
+  expand(0);
+  return out;
+}

@@ -2,6 +2,7 @@ import { evaluateExpr, formatExpr } from "../expr/expr.ts";
 import { exprArg, optionalExprArg } from "./args.ts";
 import { compareValues, describeComparison, parseTolerance } from "./compare.ts";
 import { scopeOf } from "./scopeOf.ts";
+import { agentCalls } from "./traces.ts";
 import { CheckArgsError, defineCheck } from "./types.ts";
 
 const noTx = { passed: false, detail: "no transaction was sent" } as const;
@@ -23,9 +24,12 @@ export const txSucceeded = defineCheck({
   },
 });
 
-/** `tx.to` is the given address (case-insensitive). Args: `{ address: expr }`. */
+/**
+ * The transaction calls the given address (case-insensitive): `tx.to`, or, for a batch sent through
+ * Multicall3, every call it forwarded (src/validators/traces.ts `agentCalls`). Args: `{ address: expr }`.
+ */
 export const txTo = defineCheck({
-  description: "tx.to is the given address (case-insensitive).",
+  description: "tx.to is the given address (case-insensitive); through Multicall3, every call it forwards.",
   args: { address: { $ref: "#/definitions/expr", description: "the address the transaction must call" } },
   required: ["address"],
   example: { address: "contracts.usdt" },
@@ -35,19 +39,31 @@ export const txTo = defineCheck({
       prepare: async (ctx) => evaluateExpr(address, preScope(ctx)),
       async evaluate(ctx, expected) {
         if (!ctx.tx) return noTx;
-        const actual = ctx.tx.to ?? "(contract creation)";
+        const calls = await agentCalls(ctx, ctx.tx);
+        const actual = [...new Set(calls.map((c) => c.to))].join(", ") || "(contract creation)";
         return {
-          passed: compareValues(actual, "eq", expected as string, undefined),
-          detail: describeComparison("tx.to", actual, "eq", expected as string, undefined),
+          passed:
+            calls.length > 0 && calls.every((c) => compareValues(c.to, "eq", expected as string, undefined)),
+          detail: describeComparison(
+            calls.length > 1 || ctx.tx.to !== calls[0]?.to ? "called (via Multicall3)" : "tx.to",
+            actual,
+            "eq",
+            expected as string,
+            undefined,
+          ),
         };
       },
     };
   },
 });
 
-/** the calldata's first 4 bytes are in `selectors`; `"0x"` in the list allows empty calldata. */
+/**
+ * The calldata's first 4 bytes are in `selectors`; `"0x"` in the list allows empty calldata. For a
+ * batch sent through Multicall3, every call it forwarded must have one of them.
+ */
 export const selectorIn = defineCheck({
-  description: 'The calldata\'s first 4 bytes are one of `selectors` ("0x" allows empty calldata).',
+  description:
+    "The calldata's first 4 bytes are one of `selectors` (\"0x\" allows empty calldata); through Multicall3, every forwarded call's.",
   args: {
     selectors: {
       type: "array",
@@ -73,11 +89,13 @@ export const selectorIn = defineCheck({
     return {
       async evaluate(ctx) {
         if (!ctx.tx) return noTx;
-        const input = ctx.tx.input.toLowerCase();
-        const selector = input.length >= 10 ? input.slice(0, 10) : input === "0x" ? "0x" : input;
+        const found = (await agentCalls(ctx, ctx.tx)).map(({ input }) => {
+          const data = input.toLowerCase();
+          return data.length >= 10 ? data.slice(0, 10) : data === "0x" ? "0x" : data;
+        });
         return {
-          passed: allowed.includes(selector),
-          detail: `selector ${selector}, allowed ${allowed.join(" | ")}`,
+          passed: found.length > 0 && found.every((s) => allowed.includes(s)),
+          detail: `selector ${found.join(", ") || "(none)"}, allowed ${allowed.join(" | ")}`,
         };
       },
     };

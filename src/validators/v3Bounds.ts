@@ -79,7 +79,10 @@ export async function decodeV3Calls(
       if (!kind || frame.type === "STATICCALL") continue;
       let decoded: { functionName: string; args?: readonly unknown[] };
       try {
-        decoded = decodeFunctionData({ abi: kind === "router" ? ROUTER_ABI : POSITIONS_ABI, data: frame.input }) as never;
+        decoded = decodeFunctionData({
+          abi: kind === "router" ? ROUTER_ABI : POSITIONS_ABI,
+          data: frame.input,
+        }) as never;
       } catch {
         continue; // refundETH, collect, unwrapWETH9, …: nothing to bound
       }
