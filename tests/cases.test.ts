@@ -82,7 +82,9 @@ describe.concurrent("every task's cases score as their front matter says", () =>
         }
       }
       expect(problems).toEqual([]);
-    });
+      // Each case runs in turn, with its gold answer for the effect ledger: a task with six
+      // composite cases takes minutes on a loaded 2-core machine.
+    }, 600_000);
   }
 });
 
