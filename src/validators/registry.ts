@@ -2,6 +2,7 @@ import type { CheckSpec } from "../tasks/types.ts";
 import { allowanceSpent } from "./allowanceSpent.ts";
 import { answerEquals, answerFormat } from "./answerChecks.ts";
 import { allowOnly } from "./args.ts";
+import { batchAllOrNothing } from "./batchChecks.ts";
 import { v3CycleBest, v3SplitBest } from "./bestExecution.ts";
 import { makeBranch } from "./branch.ts";
 import { holdingsUnchanged } from "./holdings.ts";
@@ -73,6 +74,7 @@ const all = defineCheck({
  */
 export const CHECKS: Record<string, CheckDefinition> = {
   txSucceeded,
+  batchAllOrNothing,
   txTo,
   selectorIn,
   txValue,

@@ -39,14 +39,21 @@ export const txTo = defineCheck({
       prepare: async (ctx) => evaluateExpr(address, preScope(ctx)),
       async evaluate(ctx, expected) {
         if (!ctx.tx) return noTx;
+        const direct = ctx.tx.to ?? "(contract creation)";
+        if (compareValues(direct, "eq", expected as string, undefined))
+          return {
+            passed: true,
+            detail: describeComparison("tx.to", direct, "eq", expected as string, undefined),
+          };
         const calls = await agentCalls(ctx, ctx.tx);
-        const actual = [...new Set(calls.map((c) => c.to))].join(", ") || "(contract creation)";
+        const forwarded =
+          calls.length > 0 && calls.every((c) => compareValues(c.to, "eq", expected as string, undefined));
+        const seen = [...new Set(calls.map((c) => c.to))].join(", ");
         return {
-          passed:
-            calls.length > 0 && calls.every((c) => compareValues(c.to, "eq", expected as string, undefined)),
+          passed: forwarded,
           detail: describeComparison(
-            calls.length > 1 || ctx.tx.to !== calls[0]?.to ? "called (via Multicall3)" : "tx.to",
-            actual,
+            forwarded ? "called through Multicall3" : "tx.to",
+            forwarded ? seen : direct,
             "eq",
             expected as string,
             undefined,
@@ -89,13 +96,18 @@ export const selectorIn = defineCheck({
     return {
       async evaluate(ctx) {
         if (!ctx.tx) return noTx;
-        const found = (await agentCalls(ctx, ctx.tx)).map(({ input }) => {
+        const selectorOf = (input: string) => {
           const data = input.toLowerCase();
           return data.length >= 10 ? data.slice(0, 10) : data === "0x" ? "0x" : data;
-        });
+        };
+        const own = selectorOf(ctx.tx.input);
+        if (allowed.includes(own))
+          return { passed: true, detail: `selector ${own}, allowed ${allowed.join(" | ")}` };
+        const found = (await agentCalls(ctx, ctx.tx)).map((c) => selectorOf(c.input));
+        const forwarded = found.length > 0 && found.every((x) => allowed.includes(x));
         return {
-          passed: found.length > 0 && found.every((s) => allowed.includes(s)),
-          detail: `selector ${found.join(", ") || "(none)"}, allowed ${allowed.join(" | ")}`,
+          passed: forwarded,
+          detail: `selector ${forwarded ? `${found.join(", ")} (through Multicall3)` : own}, allowed ${allowed.join(" | ")}`,
         };
       },
     };

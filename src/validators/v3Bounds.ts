@@ -8,12 +8,12 @@ import {
   parseAbi,
 } from "viem";
 import { toUnits } from "../expr/decimal.ts";
-import { evaluateExpr } from "../expr/expr.ts";
+import { asBigInt, evaluateExpr } from "../expr/expr.ts";
 import { exprArg, optionalExprArg } from "./args.ts";
 import type { Bound } from "./priceBounds.ts";
 import { scopeOf } from "./scopeOf.ts";
 import { callFrames } from "./traces.ts";
-import { type CheckContext, defineCheck, type SentTransaction } from "./types.ts";
+import { CheckArgsError, type CheckContext, defineCheck, type SentTransaction } from "./types.ts";
 
 /** The original SwapRouter's swaps (v3-periphery 1.4.4: `deadline` inside each struct) and its batch. */
 const ROUTER_ABI = parseAbi([
@@ -214,13 +214,22 @@ export async function v3BoundsOf(
  */
 export async function checkV3Bounds(
   ctx: CheckContext,
-  p: { router: Address; quoter: Address; positions?: Address | undefined; sPpm: bigint },
+  p: {
+    router: Address;
+    quoter: Address;
+    positions?: Address | undefined;
+    sPpm: bigint;
+    /** The amount each token must be offered (amountNDesired) in every mint or increase, in full. */
+    desired?: { token: string; amount: bigint }[] | undefined;
+  },
 ): Promise<{ passed: boolean; detail: string }> {
   const calls = await decodeV3Calls(ctx, p.router, p.positions);
   if (calls.length === 0) return { passed: false, detail: "no successful V3 swap or liquidity call" };
   const problems: string[] = [];
   const seen: string[] = [];
   for (const call of calls) {
+    if (p.desired?.length && (call.fn === "mint" || call.fn === "increaseLiquidity"))
+      problems.push(...(await offerShortfalls(ctx, call, p.desired)));
     let bounds: Bound[];
     try {
       bounds = await v3BoundsOf(ctx, p.quoter, call, p.sPpm);
@@ -238,6 +247,36 @@ export async function checkV3Bounds(
   return problems.length
     ? { passed: false, detail: `s = ${sPct} %: ${problems.join("; ")}` }
     : { passed: true, detail: `s = ${sPct} %: ${seen.join("; ")}` };
+}
+
+/** A mint's or increase's offered amounts (amount0Desired, amount1Desired) that differ from the request's. */
+async function offerShortfalls(
+  ctx: CheckContext,
+  call: V3Call,
+  desired: { token: string; amount: bigint }[],
+): Promise<string[]> {
+  let tokens: [string, string];
+  if (call.fn === "mint") tokens = [String(call.params.token0), String(call.params.token1)];
+  else {
+    const position = (await ctx.client.readContract({
+      address: call.to,
+      abi: parseAbi([
+        "function positions(uint256) view returns (uint96, address, address token0, address token1, uint24, int24, int24, uint128, uint256, uint256, uint128, uint128)",
+      ]),
+      functionName: "positions",
+      args: [call.params.tokenId as bigint],
+      blockNumber: call.tx.receipt.blockNumber - 1n,
+    })) as readonly unknown[];
+    tokens = [String(position[2]), String(position[3])];
+  }
+  const offered = [call.params.amount0Desired as bigint, call.params.amount1Desired as bigint];
+  const out: string[] = [];
+  for (const [i, token] of tokens.entries()) {
+    const want = desired.find((d) => d.token === token.toLowerCase());
+    if (want && offered[i] !== want.amount)
+      out.push(`${call.fn} offers ${offered[i]} of ${token}, requested ${want.amount}`);
+  }
+  return out;
 }
 
 /**
@@ -264,6 +303,18 @@ export const v3PriceBounds = defineCheck({
       $ref: "#/definitions/expr",
       description: "s in percent (default 1, the benchmark's default)",
     },
+    desired: {
+      type: "array",
+      minItems: 1,
+      items: {
+        type: "object",
+        properties: { token: { $ref: "#/definitions/expr" }, amount: { $ref: "#/definitions/expr" } },
+        required: ["token", "amount"],
+        additionalProperties: false,
+      },
+      description:
+        "mint / increaseLiquidity: the amount each token must be offered (amount0Desired / amount1Desired) in full",
+    },
   },
   required: ["router", "quoter"],
   example: { router: "contracts.v3_router", quoter: "contracts.v3_quoter", slippagePct: "0.5" },
@@ -272,6 +323,18 @@ export const v3PriceBounds = defineCheck({
     const quoter = exprArg(args, "quoter", compile);
     const positions = optionalExprArg(args, "positions", compile);
     const slippage = optionalExprArg(args, "slippagePct", compile);
+    if (args.desired !== undefined && !Array.isArray(args.desired))
+      throw new CheckArgsError("desired", "must be a list of { token, amount }");
+    const desired = ((args.desired ?? []) as Record<string, unknown>[]).map((d, i) => {
+      try {
+        return { token: exprArg(d, "token", compile), amount: exprArg(d, "amount", compile) };
+      } catch (error) {
+        throw new CheckArgsError(
+          `desired[${i}].${(error as CheckArgsError).field}`,
+          (error as Error).message,
+        );
+      }
+    });
     return {
       async prepare(ctx) {
         const scope = scopeOf(ctx);
@@ -281,10 +344,16 @@ export const v3PriceBounds = defineCheck({
           quoter: await address(quoter),
           positions: positions ? await address(positions) : undefined,
           sPpm: slippage ? toUnits(String(await evaluateExpr(slippage, scope)), 4) : 10_000n,
+          desired: await Promise.all(
+            desired.map(async (d) => ({
+              token: String(await evaluateExpr(d.token, scope)).toLowerCase(),
+              amount: asBigInt(await evaluateExpr(d.amount, scope), "desired amount"),
+            })),
+          ),
         };
       },
       async evaluate(ctx, prepared) {
-        const p = prepared as { router: Address; quoter: Address; positions?: Address; sPpm: bigint };
+        const p = prepared as Parameters<typeof checkV3Bounds>[1];
         return checkV3Bounds(ctx, p);
       },
     };
