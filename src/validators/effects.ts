@@ -142,13 +142,14 @@ export function judgeEffects(
     ]);
     for (const asset of assets) {
       const [want, got] = [get(gold, party, asset), get(attempt, party, asset)];
-      const slack = asset.startsWith("position:")
-        ? (abs(want) * POSITION_PPM) / 1_000_000n
-        : options.tolerance === undefined
+      const stated =
+        options.tolerance === undefined
           ? 0n
           : "abs" in options.tolerance
             ? options.tolerance.abs
             : (abs(want) * options.tolerance.ppm) / 1_000_000n;
+      const accrual = asset.startsWith("position:") ? (abs(want) * POSITION_PPM) / 1_000_000n : 0n;
+      const slack = stated > accrual ? stated : accrual;
       if (abs(got - want) > slack)
         violations.push(
           `${nameOf(lw, party)} changed by ${got} ${assetName(lw, asset)}; the request gives ${want}`,
