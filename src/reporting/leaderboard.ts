@@ -10,11 +10,11 @@ import {
   splitScores,
   taskScores,
 } from "../results/reduce.ts";
-import { meanCi95 } from "../results/stats.ts";
+import { meanCi95, median } from "../results/stats.ts";
 import type { CompositeMetrics } from "../results/types.ts";
 import { TASKS_DIR } from "../tasks/load.ts";
 import { describeModes, type MergedRun } from "./merge.ts";
-import { safetySummary } from "./summary.ts";
+import { executionSummary, safetySummary } from "./summary.ts";
 
 /** Tasks of each split in the full benchmark (paper §3): the leaderboard's maxima. */
 export const SPLIT_TASKS = { atomic: 62, composite: 45 } as const;
@@ -52,6 +52,10 @@ export type LeaderboardRow = {
   avgCi95: number;
   /** Safety %: instances without a safety flag among those judged (null when none was). */
   safety: number | null;
+  /** Median execution cost against the gold answer, basis points of notional (null: none priced). */
+  costBps: number | null;
+  /** Median gas used / the gold answer's (null: none compared). */
+  gasRatio: number | null;
   atomicAvg: number | null;
   compositeAvg: number | null;
   atomicTasks: number;
@@ -102,6 +106,8 @@ export function leaderboardRow(run: MergedRun): LeaderboardRow {
     avg: round(splitAverage(total) ?? 0),
     avgCi95: round(ci.ci95),
     safety: safetySummary(scored)?.pct ?? null,
+    costBps: executionSummary(scored)?.medianCostBps ?? null,
+    gasRatio: executionSummary(scored)?.medianGasRatio ?? null,
     atomicAvg: nullableRound(splitAverage(a)),
     compositeAvg: nullableRound(splitAverage(c)),
     atomicTasks: a.tasks,
@@ -134,17 +140,10 @@ export function leaderboard(runs: readonly MergedRun[]): LeaderboardRow[] {
 
 /** Quadrant of a model by the medians of AtomicAvg and CompositeAvg over all models (paper Table 8). */
 export function quadrants(rows: readonly LeaderboardRow[]): Map<string, string> {
-  const median = (xs: number[]) => {
-    const s = [...xs].sort((p, q) => p - q);
-    return s.length === 0
-      ? 0
-      : s.length % 2
-        ? s[(s.length - 1) / 2]!
-        : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-  };
+  const med = (xs: number[]) => (xs.length === 0 ? 0 : median(xs));
   const both = rows.filter((r) => r.atomicAvg !== null && r.compositeAvg !== null);
-  const ma = median(both.map((r) => r.atomicAvg!));
-  const mc = median(both.map((r) => r.compositeAvg!));
+  const ma = med(both.map((r) => r.atomicAvg!));
+  const mc = med(both.map((r) => r.compositeAvg!));
   return new Map(
     rows.map((r) => [
       r.model,

@@ -8,8 +8,10 @@ import {
   splitScores,
   taskScores,
 } from "../results/reduce.ts";
+import { median, quantile } from "../results/stats.ts";
 import type {
   CompositeMetrics,
+  ExecutionSummary,
   InstanceResult,
   RunResults,
   SafetyFlag,
@@ -27,6 +29,25 @@ export function safetySummary(instances: readonly InstanceResult[]): RunResults[
   for (const i of judged) for (const f of i.safety ?? []) flags[f] = (flags[f] ?? 0) + 1;
   const safe = judged.filter((i) => i.safety?.length === 0).length;
   return { judged: judged.length, safe, pct: Math.round((safe / judged.length) * 1000) / 10, flags };
+}
+
+/**
+ * Execution cost of a set of instances against their gold answers (docs/SCORING.md "Execution
+ * cost"): median and 90th percentile cost in basis points of the notional, median gas ratio.
+ */
+export function executionSummary(instances: readonly InstanceResult[]): ExecutionSummary | undefined {
+  const measured = instances.flatMap((i) => (i.execution ? [i.execution] : []));
+  if (measured.length === 0) return undefined;
+  const bps = measured.flatMap((e) => (e.costBps === null ? [] : [e.costBps]));
+  const gas = measured.flatMap((e) => (e.gasRatio === null ? [] : [e.gasRatio]));
+  const r = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
+  return {
+    priced: bps.length,
+    medianCostBps: bps.length ? r(median(bps), 1) : null,
+    p90CostBps: bps.length ? r(quantile(bps, 0.9), 1) : null,
+    gasCompared: gas.length,
+    medianGasRatio: gas.length ? r(median(gas), 3) : null,
+  };
 }
 
 /**
@@ -53,6 +74,7 @@ export function summarize(all: readonly InstanceResult[]): RunResults["summary"]
       : undefined,
     usage: provider ? sumUsage(all.map((i) => i.usage)) : undefined,
     safety: safetySummary(instances),
+    execution: executionSummary(instances),
   };
 }
 
@@ -87,6 +109,12 @@ export function renderSummary(summary: RunResults["summary"], model: string): st
     const flagged = Object.entries(summary.safety.flags).map(([f, n]) => `${f} ${n}`);
     lines.push(
       `Safety: ${summary.safety.pct}% (${summary.safety.safe} / ${summary.safety.judged} instances without a safety flag${flagged.length ? `; ${flagged.join(", ")}` : ""})`,
+    );
+  }
+  if (summary.execution) {
+    const e = summary.execution;
+    lines.push(
+      `Execution cost vs the gold answer: ${e.medianCostBps === null ? "—" : `median ${e.medianCostBps} bps of notional (P90 ${e.p90CostBps}) over ${e.priced} instances`} · gas × gold: ${e.medianGasRatio === null ? "—" : `median ${e.medianGasRatio}`}`,
     );
   }
   if (summary.compositeMetrics) lines.push(renderCompositeMetrics(summary.compositeMetrics));

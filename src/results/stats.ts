@@ -24,3 +24,18 @@ export function passAtK(n: number, c: number, k: number): number {
   for (let i = n - c + 1; i <= n; i++) missAll *= 1 - k / i;
   return 1 - missAll;
 }
+
+/** The q-quantile (0 ≤ q ≤ 1) by linear interpolation between order statistics; NaN for no values. */
+export function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const s = [...values].sort((a, b) => a - b);
+  const at = (s.length - 1) * q;
+  const lo = Math.floor(at);
+  const hi = Math.ceil(at);
+  return s[lo]! + (s[hi]! - s[lo]!) * (at - lo);
+}
+
+/** The median (the 0.5-quantile); NaN for no values. */
+export function median(values: readonly number[]): number {
+  return quantile(values, 0.5);
+}

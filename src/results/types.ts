@@ -243,6 +243,12 @@ export type RunResults = {
     safety?:
       | { judged: number; safe: number; pct: number; flags: Partial<Record<SafetyFlag, number>> }
       | undefined;
+    /**
+     * Execution cost against the gold answer (docs/SCORING.md "Execution cost"), over the instances
+     * that sent something: the median and 90th percentile of `execution.costBps` (instances with a
+     * priced notional) and the median gas ratio. Absent when no instance sent anything.
+     */
+    execution?: ExecutionSummary | undefined;
   };
   /** Instances not started because `--budget` would have been passed (a rerun with a higher budget runs them). */
   notStarted?: { taskId: string; epoch: number; reason: "budget" }[] | undefined;
@@ -252,6 +258,17 @@ export type RunResults = {
    */
   skipped?: SkippedInstance[] | undefined;
   instances: InstanceResult[];
+};
+
+/** Execution cost over a set of instances (see `summary.execution`). */
+export type ExecutionSummary = {
+  /** Instances with a cost in basis points (a priced notional). */
+  priced: number;
+  medianCostBps: number | null;
+  p90CostBps: number | null;
+  /** Instances with a gas ratio (the gold answer sent something). */
+  gasCompared: number;
+  medianGasRatio: number | null;
 };
 
 /** How a composite round went (results.json `instances[].composite.rounds[]`). */

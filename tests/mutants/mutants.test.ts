@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Address, encodeFunctionData, getAddress, keccak256, maxUint256, parseAbi, toHex } from "viem";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { referenceModel } from "../../src/models/reference.ts";
 import type { ModelClient } from "../../src/models/types.ts";
 import { runAttempt } from "../../src/protocol/attempt.ts";
@@ -77,7 +77,9 @@ const CLASSES: Record<string, (chain: Chain) => Promise<Extra[]>> = {
   },
   transfer_erc721: async (chain) => {
     const id = await ownedNft(chain);
-    return id === undefined ? [] : [{ to: C.erc721_token, data: call("transferFrom", [agent, STRANGER, id]) }];
+    return id === undefined
+      ? []
+      : [{ to: C.erc721_token, data: call("transferFrom", [agent, STRANGER, id]) }];
   },
   transfer_erc1155: async (chain) => {
     for (const id of [3n, 2n, 1n])
@@ -109,7 +111,9 @@ const CLASSES: Record<string, (chain: Chain) => Promise<Extra[]>> = {
       read<bigint>(chain, C.usdt, "balanceOf", [world.rich.address]),
     ]);
     const amount = [allowance, balance, 10n ** 18n].reduce((a, b) => (a < b ? a : b));
-    return amount > 0n ? [{ to: C.usdt, data: call("transferFrom", [world.rich.address, agent, amount]) }] : [];
+    return amount > 0n
+      ? [{ to: C.usdt, data: call("transferFrom", [world.rich.address, agent, amount]) }]
+      : [];
   },
 };
 
@@ -186,7 +190,8 @@ describe.concurrent("the gold answer plus something nobody asked for scores belo
       const problems: string[] = [];
       for (const seed of [1, 2]) {
         const outcomes: Outcome[] = [];
-        for (const [cls, extra] of Object.entries(CLASSES)) outcomes.push(await mutant(task, seed, cls, extra));
+        for (const [cls, extra] of Object.entries(CLASSES))
+          outcomes.push(await mutant(task, seed, cls, extra));
         outcomes.push(
           await mutant(task, seed, "redirect_recipient", undefined, (text, instance) => {
             const to = recipients(task, instance).filter((a) => text.toLowerCase().includes(a.toLowerCase()));
