@@ -74,6 +74,7 @@ describe.concurrent("composite protocol", () => {
       ["wbnb unchanged", true],
       ["bnb back", true],
       ["holdingsUnchanged", true],
+      ["effects", true],
     ]);
   });
 

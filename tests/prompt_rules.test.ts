@@ -12,7 +12,8 @@ const scripted = (scenario: string) => `scripted:${path.join(import.meta.dirname
 /** Each rule by a phrase only its statement holds. */
 const SHARED_RULES = [
   "Math.floor(Date.now() / 1000) + 1200",
-  "the bound applies to the amounts you offer",
+  "the amount the pool will take of it at current reserves × (1 − s)",
+  "nothing may be sent to, or approved for, anyone the request does not involve",
   "reserve × liquidity / totalSupply",
   "amountOutMin must be ≥ the router's on-chain quote × (1 − s)",
   "Where a task states no slippage, s is 1 %",
