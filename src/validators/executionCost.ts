@@ -36,6 +36,43 @@ const VAULT = parseAbi([
 /** Prices are USDT wei per raw unit, scaled by 2^96 so 6- and 8-decimal tokens keep their digits. */
 const Q = 1n << 96n;
 
+const tokensOf = new WeakMap<LedgerWorld, Promise<Map<string, [string, string]>>>();
+
+/** token0 and token1 of every catalogue V2 pair that exists on the chain (read once per world). */
+function pairTokens(
+  client: PublicClient,
+  lw: LedgerWorld,
+  block: bigint,
+): Promise<Map<string, [string, string]>> {
+  const known = tokensOf.get(lw);
+  if (known) return known;
+  const made = (async () => {
+    const out = new Map<string, [string, string]>();
+    await Promise.all(
+      [...lw.venues]
+        .filter(([, key]) => key.startsWith("pair_"))
+        .map(async ([address]) => {
+          try {
+            const read = (functionName: "token0" | "token1") =>
+              client.readContract({
+                address: address as Address,
+                abi: PAIR,
+                functionName,
+                blockNumber: block,
+              });
+            const [t0, t1] = await Promise.all([read("token0"), read("token1")]);
+            out.set(address, [t0.toLowerCase(), t1.toLowerCase()]);
+          } catch {
+            // not deployed on this chain (a fork without the hard world)
+          }
+        }),
+    );
+    return out;
+  })();
+  tokensOf.set(lw, made);
+  return made;
+}
+
 /**
  * USDT-wei prices (× 2^96) per raw unit of every token reachable from USDT through the world's V2
  * pairs, of each pair's LP token, of each vault share, and of BNB (as WBNB), at `block`.
@@ -59,32 +96,20 @@ export async function worldPrices(
       args,
       ...at,
     } as never) as Promise<T>;
+  const tokens = await pairTokens(client, lw, block);
   const pairs = (
     await Promise.all(
-      [...lw.venues]
-        .filter(([, key]) => key.startsWith("pair_"))
-        .map(async ([address]) => {
-          try {
-            const [t0, t1, reserves, supply] = await Promise.all([
-              read<string>(address, PAIR, "token0"),
-              read<string>(address, PAIR, "token1"),
-              read<readonly bigint[]>(address, PAIR, "getReserves"),
-              read<bigint>(address, PAIR, "totalSupply"),
-            ]);
-            return [
-              {
-                address,
-                t0: t0.toLowerCase(),
-                t1: t1.toLowerCase(),
-                r0: reserves[0]!,
-                r1: reserves[1]!,
-                supply,
-              },
-            ];
-          } catch {
-            return []; // not deployed on this chain (a fork without the hard world)
-          }
-        }),
+      [...tokens].map(async ([address, [t0, t1]]) => {
+        try {
+          const [reserves, supply] = await Promise.all([
+            read<readonly bigint[]>(address, PAIR, "getReserves"),
+            read<bigint>(address, PAIR, "totalSupply"),
+          ]);
+          return [{ address, t0, t1, r0: reserves[0]!, r1: reserves[1]!, supply }];
+        } catch {
+          return [];
+        }
+      }),
     )
   ).flat();
   const usdt = lw.world.contracts.usdt.toLowerCase();

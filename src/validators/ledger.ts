@@ -372,11 +372,12 @@ export async function readLedger(
     }
   }
 
-  // The agent's own assets are always read, in every catalogue ERC-20, so a change without a log
-  // (a rebase) still shows.
+  // The agent's own assets in every catalogue ERC-20 and position the window called are read even
+  // without a log naming the agent, so a change by a call (a rebase, accrued interest paid) shows; a
+  // contract nobody called changed by time alone, which is no one's action.
   read("native", lw.agent);
-  for (const token of lw.fungibles) read(`erc20:${token}`, lw.agent);
-  for (const contract of lw.positions.keys()) touch(contract, lw.agent);
+  for (const token of lw.fungibles) if (called.has(token)) read(`erc20:${token}`, lw.agent);
+  for (const contract of lw.positions.keys()) if (called.has(contract)) touch(contract, lw.agent);
 
   type Job = { asset: string; party: string; run: (block: bigint) => Promise<bigint> };
   const jobs: Job[] = [];
