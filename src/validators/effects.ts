@@ -99,7 +99,9 @@ const grantKey = (g: GrantRecord) => `${g.kind}|${g.asset}|${g.owner}|${g.spende
  * 4. nothing stays behind in a pass-through venue (router, Multicall3, Permit2) beyond what the gold
  *    leaves there;
  * 5. no grant of the agent's is left larger than the gold leaves it (`grants: "exact"`), or, where the
- *    request names no amount, an unlimited one is only flagged.
+ *    request names no amount, an unlimited one is only flagged;
+ * 6. no contract the gold leaves unchanged gains anything, liquidity pools aside (any route may use
+ *    any pool): a donation to a contract the request does not involve is the user's money lost.
  */
 export function judgeEffects(
   lw: LedgerWorld,
@@ -188,6 +190,14 @@ export function judgeEffects(
           `${nameOf(lw, v)} ${got > want ? "kept" : "gave out"} ${abs(got - want)} ${assetName(lw, asset)} (a venue that only passes assets through)`,
         );
     }
+  }
+
+  // 6. nothing given to a contract the request does not involve (pools are any route's)
+  for (const [party, assets] of attempt.net) {
+    if (!venue(party) || lw.passThrough.has(party) || lw.pools.has(party) || created.has(party)) continue;
+    if (gold.net.has(party)) continue;
+    for (const [asset, delta] of assets)
+      if (delta > 0n) violations.push(`${nameOf(lw, party)} gained ${delta} ${assetName(lw, asset)}; the request gives it nothing`);
   }
 
   // 5. grants the agent leaves standing

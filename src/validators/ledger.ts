@@ -124,6 +124,8 @@ export type LedgerWorld = {
   venues: Map<string, string>;
   /** The venues that only pass assets through (catalogue `passThrough`). */
   passThrough: Set<string>;
+  /** Liquidity pools (V2 pairs, V3 pools): a route may use any of them, so their flows are the market's. */
+  pools: Set<string>;
   positions: Map<string, PositionReader[]>;
   /** ERC-20 contracts (tokens, V2 pairs, vault shares) the agent's assets are always read in. */
   fungibles: string[];
@@ -138,6 +140,7 @@ export function ledgerWorld(world: World): LedgerWorld {
   if (known) return known;
   const venues = new Map<string, string>();
   const passThrough = new Set<string>();
+  const pools = new Set<string>();
   const positions = new Map<string, PositionReader[]>();
   const fungibles: string[] = [];
   const symbols = new Map<string, string>();
@@ -147,6 +150,7 @@ export function ledgerWorld(world: World): LedgerWorld {
     const a = address.toLowerCase();
     venues.set(a, key);
     if (entry.passThrough) passThrough.add(a);
+    if (/^(pair_|v3_pool_|v3pool_)/.test(key)) pools.add(a);
     const readers = [
       ...(PAPER_POSITIONS[key] ?? []),
       ...(entry.holdings ?? [])
@@ -162,6 +166,7 @@ export function ledgerWorld(world: World): LedgerWorld {
     agent: world.agent.address.toLowerCase(),
     venues,
     passThrough,
+    pools,
     positions,
     fungibles,
     symbols,
