@@ -39,7 +39,7 @@ const HELP = `Usage:
       barrier, which is otherwise refused; results.json and the leaderboard mark such a run.
   questbench report <results.json or dirs…> --out DIR [--force]
       Merge runs of several models and shards into DIR/leaderboard.md (the paper's Tables 1, 2, 9,
-      10), DIR/leaderboard.tex (booktabs), DIR/report.html, DIR/figures/*.svg and one merged
+      10), DIR/leaderboard.tex (booktabs), DIR/report.html, DIR/figures/*.svg and *.png (300 dpi) and one merged
       results.json per model (DIR/runs/<model>/). Refuses runs whose manifests disagree (world, fork
       block, task versions, modes) or models run on different task sets unless --force.
   questbench validate DIR [--seeds 1,2] [--concurrency C]
@@ -138,7 +138,9 @@ async function report(argv: string[]): Promise<void> {
     console.log(
       `${r.model}: Atom ${r.atomic}, Comp ${r.composite}, Total ${r.total}, Avg ${r.avg} ± ${r.avgCi95}, tasks ${r.atomicTasks + r.compositeTasks}/107${r.hardTasks ? `; Hard ${r.hard} (${r.hardTasks} hard tasks)` : ""}`,
     );
-  console.log(`Wrote ${parsed.values.out}/leaderboard.md, leaderboard.tex, report.html and figures/*.svg`);
+  console.log(
+    `Wrote ${parsed.values.out}/leaderboard.md, leaderboard.tex, report.html and figures/*.svg, *.png`,
+  );
 }
 
 async function serve(argv: string[]): Promise<void> {
