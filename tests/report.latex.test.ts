@@ -46,7 +46,10 @@ function compile(dir: string, classOptions: string): string {
       "",
     ].join("\n"),
   );
-  execFileSync("pdflatex", ["-interaction=nonstopmode", "-halt-on-error", `${name}.tex`], { cwd: dir, stdio: "ignore" });
+  execFileSync("pdflatex", ["-interaction=nonstopmode", "-halt-on-error", `${name}.tex`], {
+    cwd: dir,
+    stdio: "ignore",
+  });
   return readFileSync(path.join(dir, `${name}.log`), "latin1");
 }
 
