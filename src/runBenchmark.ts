@@ -28,11 +28,8 @@ export type RunBenchmarkReturnType = {
 export async function runBenchmark(options: RunOptions): Promise<RunBenchmarkReturnType> {
   // Before Vitest and Anvil start: an untrusted model on a set-up without a barrier stops here.
   // A task pack's gold answers are not the project's own: `reference` over a pack is untrusted code.
-  const trusted = options.model === "reference" && !options.tasksDirs?.length;
-  requireSandboxBarriers(
-    trusted ? options.model : `${options.model} (with --tasks-dir)`,
-    options.unsafeSandbox,
-  );
+  const packGold = options.model === "reference" && Boolean(options.tasksDirs?.length);
+  requireSandboxBarriers(packGold ? "reference (with --tasks-dir)" : options.model, options.unsafeSandbox);
   const { createVitest } = await import("vitest/node");
   phase("vitest/node imported");
   const before = process.exitCode;
