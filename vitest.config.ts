@@ -1,11 +1,21 @@
 import { defineConfig } from "vitest/config";
-import { benchmarkTestConfig, moduleCachePath, QUESTBENCH_REPORTER } from "./src/run/vitest.ts";
-import { optionsFromEnvironment } from "./src/runOptions.ts";
+import {
+  benchmarkTestConfig,
+  moduleCachePath,
+  plainVitestOptions,
+  questbenchReporterPlugin,
+  selectedProjects,
+} from "./src/run/vitest.ts";
 
-// Plain Vitest runs of the benchmark take their options from the QUESTBENCH_* variables, Vitest's
-// `--mode <model>` and flags after `--` (README "Running"). The CLI does not read this file.
+// `npx vitest` in the repository is the benchmark: its options come from the QUESTBENCH_* variables,
+// Vitest's `--mode <model>` and flags after `--` (README "Plain Vitest and watch mode"). The unit
+// suite is a project of its own that runs only when named (`npm test` = `vitest run --project unit`).
+// The CLI does not read this file.
 export default defineConfig(({ mode }) => {
-  const options = optionsFromEnvironment(process.argv, process.env, mode);
+  const projects = selectedProjects(process.argv);
+  // A bad flag, an unknown model or a missing key: one line and the CLI's exit code, before Vitest
+  // starts anything (it would otherwise print a stack or "No test files found").
+  const options = projects.benchmark ? plainVitestOptions(process.argv, process.env, mode) : undefined;
   return {
     test: {
       // The suites mostly wait on child processes (sandboxed modules, Anvil): two workers even on 2 cores.
@@ -18,40 +28,50 @@ export default defineConfig(({ mode }) => {
       experimental: { fsModuleCachePath: moduleCachePath() },
       // Task specs and the world are read with fs, not imported: rerun when one changes.
       forceRerunTriggers: ["**/tasks/**/*.{json,ts,md}", "**/fixtures/world/*.json"],
-      reporters: [
-        "default",
-        QUESTBENCH_REPORTER,
-        ...(options.junit
-          ? [["junit", { outputFile: options.junit }] as ["junit", { outputFile: string }]]
-          : []),
-      ],
       projects: [
-        {
-          test: {
-            name: "unit",
-            include: ["tests/**/*.test.ts"],
-            exclude: ["tests/benchmark/**", "tests/mutants/**", "**/node_modules/**"],
-            testTimeout: 120_000,
-            hookTimeout: 120_000,
-          },
-        },
-        {
-          // Generic wrong answers from every gold answer (docs/SCORING.md "Effect ledger"): ~4,000
-          // attempts, a CI step of its own (`npm run mutants`) beside the unit suite.
-          test: {
-            name: "mutants",
-            include: ["tests/mutants/**/*.test.ts"],
-            testTimeout: 900_000,
-            hookTimeout: 120_000,
-          },
-        },
-        {
-          test: {
-            name: "benchmark",
-            ...benchmarkTestConfig(options),
-            provide: { questbench: options, questbenchCli: false },
-          },
-        },
+        ...(projects.unit
+          ? [
+              {
+                test: {
+                  name: "unit",
+                  include: ["tests/**/*.test.ts"],
+                  exclude: ["tests/benchmark/**", "tests/mutants/**", "**/node_modules/**"],
+                  // The caller's QUESTBENCH_* variables are a benchmark run's options, not the suite's.
+                  setupFiles: ["tests/helpers/unitEnvironment.ts"],
+                  testTimeout: 120_000,
+                  hookTimeout: 120_000,
+                },
+              },
+            ]
+          : []),
+        ...(projects.mutants
+          ? [
+              {
+                // Generic wrong answers from every gold answer (docs/SCORING.md "Effect ledger",
+                // "Proof"): thousands of attempts, a CI step of its own (`npm run mutants`).
+                test: {
+                  name: "mutants",
+                  include: ["tests/mutants/**/*.test.ts"],
+                  setupFiles: ["tests/helpers/unitEnvironment.ts"],
+                  testTimeout: 900_000,
+                  hookTimeout: 120_000,
+                },
+              },
+            ]
+          : []),
+        ...(options
+          ? [
+              {
+                // results.json and the score table whatever `--reporter` the command line names.
+                plugins: [questbenchReporterPlugin(options)],
+                test: {
+                  name: "benchmark",
+                  ...benchmarkTestConfig(options),
+                  provide: { questbench: options, questbenchCli: false },
+                },
+              },
+            ]
+          : []),
       ],
     },
   };

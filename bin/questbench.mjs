@@ -7,6 +7,9 @@
 // transforms only our own .ts files and imports packages natively; the run loads Vite for Vitest anyway.
 import { fileURLToPath } from "node:url";
 import { createServer, createServerModuleRunner } from "vite";
+// npm restores the sandbox runtime's `node` link in node_modules/.bin at any later `npm install` (it
+// repairs a package's missing bin links) without rerunning this package's postinstall: remove it again.
+import "../src/sandbox/unlinkRuntimeBin.mjs";
 
 const server = await createServer({
   root: fileURLToPath(new URL("..", import.meta.url)),

@@ -13,6 +13,7 @@ import { renderRunEnd, summarize } from "../src/reporting/summary.ts";
 import type { NotStarted } from "../src/results/outcome.ts";
 import type { InstanceResult, RunResults, SkippedInstance } from "../src/results/types.ts";
 import { phase } from "../src/run/phases.ts";
+import { taskIndex } from "../src/tasks/files.ts";
 import "../src/run/vitest.ts";
 import { outDir, type RunOptions } from "../src/runOptions.ts";
 
@@ -173,7 +174,9 @@ export default class QuestbenchReporter implements Reporter {
       schemaVersion: 1,
       ...(interrupted ? { interrupted: true } : {}),
       // Built once by the global setup; under watch the task files are hashed again (edited since).
-      manifest: this.vitest.config.watch ? { ...manifest, taskFiles: taskFileHashes() } : manifest,
+      manifest: this.vitest.config.watch
+        ? { ...manifest, taskFiles: taskFileHashes(taskIndex(this.options.tasksDirs)) }
+        : manifest,
       summary: summarize(instances),
       instances,
       ...(this.notStarted.length > 0 ? { notStarted: this.notStarted } : {}),

@@ -17,6 +17,7 @@ const HELP = `Usage:
              [--provider-concurrency N] [--cache on|off|replay] [--cache-dir DIR] [--budget USD] [--fresh]
              [--shard i/n] [--junit FILE] [--fork-url URL [--fork-block N|latest]] [--unsafe-sandbox]
              [--library ethers|viem] [--env-detail paper|full] [--naive] [--sample N] [--nl-level precise]
+             [--tasks-dir DIR]…
       Run the benchmark (default: --model ${DEFAULT_OPTIONS.model} --split all --seed 1 --concurrency 2
       --out .questbench/results/<model>). --split all is the paper's 107 tasks (paper) plus the hard
       split (hard), whose score is printed apart and never added to the paper total. Models: reference, scripted:DIR, a registry name or alias
@@ -38,9 +39,14 @@ const HELP = `Usage:
       barrier, which is otherwise refused; results.json and the leaderboard mark such a run.
   questbench report <results.json or dirs…> --out DIR [--force]
       Merge runs of several models and shards into DIR/leaderboard.md (the paper's Tables 1, 2, 9,
-      10), DIR/leaderboard.tex (booktabs), DIR/report.html, DIR/figures/*.svg and one merged
+      10), DIR/leaderboard.tex (booktabs), DIR/report.html, DIR/figures/*.svg and *.png (300 dpi) and one merged
       results.json per model (DIR/runs/<model>/). Refuses runs whose manifests disagree (world, fork
       block, task versions, modes) or models run on different task sets unless --force.
+  questbench validate DIR [--seeds 1,2] [--concurrency C]
+      Check a task pack (README "Write your own task"): each task.json (schema, placeholders, check
+      arguments; errors as file:line:column), its id against the package's, then on real chains that
+      its gold answer scores 100 on each seed and each case scores as its front matter says. Exit 1
+      on any problem. Run its tasks with --tasks-dir DIR (repeatable; QUESTBENCH_TASKS_DIR).
   questbench world [--port P]
       Serve the local BSC-like world on 127.0.0.1 and print its URL and address book.
   questbench --help | --version
@@ -73,6 +79,8 @@ export async function runCli(argv: string[]): Promise<void> {
     }
     if (argv[0] === "world") return await serve(argv.slice(1));
     if (argv[0] === "report") return await report(argv.slice(1));
+    if (argv[0] === "validate")
+      return await (await import("./run/validatePack.ts")).validateCommand(argv.slice(1));
     const options = parseRunFlags(argv, optionsFromVariables());
     // Fail fast on an unknown --tasks id or an empty --split, before Vitest and Anvil start, from the
     // task folders alone: the worker loads (and refuses a broken spec among) the selected tasks.
@@ -80,7 +88,7 @@ export async function runCli(argv: string[]): Promise<void> {
       import("./tasks/files.ts"),
       import("./run/plan.ts"),
     ]);
-    indexedSelection(taskIndex(), options);
+    indexedSelection(taskIndex(options.tasksDirs), options);
     phase("cli: task ids and split checked");
     // A missing API key or an unknown model fails here, before Vitest and Anvil start.
     const { checkRunModel } = await import("./models/checkRunModel.ts");
@@ -130,7 +138,9 @@ async function report(argv: string[]): Promise<void> {
     console.log(
       `${r.model}: Atom ${r.atomic}, Comp ${r.composite}, Total ${r.total}, Avg ${r.avg} ± ${r.avgCi95}, tasks ${r.atomicTasks + r.compositeTasks}/107${r.hardTasks ? `; Hard ${r.hard} (${r.hardTasks} hard tasks)` : ""}`,
     );
-  console.log(`Wrote ${parsed.values.out}/leaderboard.md, leaderboard.tex, report.html and figures/*.svg`);
+  console.log(
+    `Wrote ${parsed.values.out}/leaderboard.md, leaderboard.tex, report.html and figures/*.svg, *.png`,
+  );
 }
 
 async function serve(argv: string[]): Promise<void> {

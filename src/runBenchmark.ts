@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { RunResults } from "./results/types.ts";
 import { phase } from "./run/phases.ts";
-import { benchmarkTestConfig, QUESTBENCH_REPORTER } from "./run/vitest.ts";
+import { benchmarkTestConfig, QUESTBENCH_REPORTER, viteCacheDir } from "./run/vitest.ts";
 import { outDir, type RunOptions } from "./runOptions.ts";
 import { requireSandboxBarriers } from "./sandbox/requireBarriers.ts";
 import { PROJECT_ROOT } from "./tasks/files.ts";
@@ -27,22 +27,28 @@ export type RunBenchmarkReturnType = {
  */
 export async function runBenchmark(options: RunOptions): Promise<RunBenchmarkReturnType> {
   // Before Vitest and Anvil start: an untrusted model on a set-up without a barrier stops here.
-  requireSandboxBarriers(options.model, options.unsafeSandbox);
+  // A task pack's gold answers are not the project's own: `reference` over a pack is untrusted code.
+  const packGold = options.model === "reference" && Boolean(options.tasksDirs?.length);
+  requireSandboxBarriers(packGold ? "reference (with --tasks-dir)" : options.model, options.unsafeSandbox);
   const { createVitest } = await import("vitest/node");
   phase("vitest/node imported");
   const before = process.exitCode;
-  const vitest = await createVitest("test", {
-    root: PROJECT_ROOT,
-    config: false,
-    watch: false,
-    ...benchmarkTestConfig(options),
-    reporters: [
-      [QUESTBENCH_REPORTER, { standalone: true }],
-      ...(options.junit
-        ? [["junit", { outputFile: options.junit }] as ["junit", { outputFile: string }]]
-        : []),
-    ],
-  });
+  const vitest = await createVitest(
+    "test",
+    {
+      root: PROJECT_ROOT,
+      config: false,
+      watch: false,
+      ...benchmarkTestConfig(options),
+      reporters: [
+        [QUESTBENCH_REPORTER, { standalone: true }],
+        ...(options.junit
+          ? [["junit", { outputFile: options.junit }] as ["junit", { outputFile: string }]]
+          : []),
+      ],
+    },
+    { cacheDir: viteCacheDir() },
+  );
   vitest.provide("questbench", options);
   vitest.provide("questbenchCli", true);
   try {

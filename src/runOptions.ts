@@ -1,3 +1,5 @@
+import { statSync } from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { didYouMean } from "./didYouMean.ts";
 import type { ModelOptions } from "./models/settings.ts";
@@ -55,6 +57,11 @@ export type RunOptions = {
   forkBlock?: number | "latest" | undefined;
   /** The paper implementation's prompt and selection modes (README "Comparing with the paper"); absent: default protocol. */
   modes?: RunModes | undefined;
+  /**
+   * `--tasks-dir DIR` (repeatable): task packs, folders of tasks in the format of `tasks/` (README
+   * "Write your own task"), absolute; their tasks join the package's. Recorded in the manifest.
+   */
+  tasksDirs?: string[] | undefined;
 } & ModelOptions;
 
 export const DEFAULT_OPTIONS: RunOptions = {
@@ -103,11 +110,14 @@ const FLAGS = {
   naive: { type: "boolean" },
   sample: { type: "string" },
   "nl-level": { type: "string" },
+  "tasks-dir": { type: "string", multiple: true },
 } as const;
 
 type FlagValues = Partial<
-  Record<Exclude<keyof typeof FLAGS, "fresh" | "unsafe-sandbox" | "naive">, string>
+  Record<Exclude<keyof typeof FLAGS, "fresh" | "unsafe-sandbox" | "naive" | "tasks-dir">, string>
 > & {
+  /** Flags: one value per `--tasks-dir`; the variable: folders separated as in PATH. */
+  "tasks-dir"?: string[] | string;
   fresh?: boolean;
   "unsafe-sandbox"?: boolean;
   naive?: boolean;
@@ -200,6 +210,7 @@ export function applyFlags(base: RunOptions, values: FlagValues): RunOptions {
     o.shard = { index: Number(m[1]), count: Number(m[2]) };
   }
   if (values.junit !== undefined) o.junit = values.junit;
+  if (values["tasks-dir"] !== undefined) o.tasksDirs = tasksDirs(values["tasks-dir"]);
   applyModeFlags(o, values);
   if (values["fork-url"] !== undefined) {
     if (!/^https?:\/\/./.test(values["fork-url"])) throw new UsageError("--fork-url must be an http(s) URL");
@@ -212,6 +223,16 @@ export function applyFlags(base: RunOptions, values: FlagValues): RunOptions {
     throw new UsageError("--fork-block needs --fork-url");
   if (o.forkUrl !== undefined && o.forkBlock === undefined) o.forkBlock = "latest";
   return o;
+}
+
+/** `--tasks-dir` values as absolute folders (relative ones from the working directory), each checked. */
+function tasksDirs(value: string[] | string): string[] {
+  const dirs = typeof value === "string" ? value.split(path.delimiter).filter(Boolean) : value;
+  return dirs.map((dir) => {
+    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+      throw new UsageError(`--tasks-dir '${dir}' is not a folder`);
+    return path.resolve(dir);
+  });
 }
 
 /** Parses run flags (`--model x` or `--model=x`); unknown flags are a {@link UsageError}. */
@@ -238,7 +259,9 @@ export function parseArgsUsageError(error: unknown, flags: readonly string[]): U
     return new UsageError(`unknown flag '${flag}'${didYouMean(flag, [...known, "--help", "--version"])}`);
   }
   if (e.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL")
-    return new UsageError(`unexpected argument '${quoted}'${didYouMean(quoted, ["report", "world"])}`);
+    return new UsageError(
+      `unexpected argument '${quoted}'${didYouMean(quoted, ["report", "validate", "world"])}`,
+    );
   if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
     const flag = /--[\w-]+/.exec(e.message ?? "")?.[0] ?? "";
     return new UsageError(

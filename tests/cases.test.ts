@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "vitest";
-import type { InstanceResult } from "../src/results/types.ts";
+import { caseShortfall } from "../src/run/validatePack.ts";
 import { caseResponse, readCases } from "../src/tasks/cases.ts";
 import { tasks, useAttempts } from "./helpers/attempts.ts";
 import { caseModel, taskFolder } from "./helpers/cases.ts";
@@ -28,21 +28,6 @@ const FLAG_KINDS = [
 ] as const;
 const cases = new Map(tasks.map((t) => [t.spec.id, readCases(taskFolder(t), t.spec.split)]));
 
-function shortfall(result: InstanceResult, c: ReturnType<typeof readCases>[number]): string | undefined {
-  const base = result.composite?.base;
-  const ok =
-    "below" in c.expect
-      ? result.score < c.expect.below
-      : result.score === c.expect.score && (c.expect.score !== 0 || base === undefined || base === 0);
-  if (ok) return undefined;
-  const failed = result.checks.filter((x) => (c.correct ? !x.passed : x.passed)).map((x) => x.name);
-  return `${c.name} (${c.kind}): score ${result.score}${base === undefined ? "" : `, base ${base}`}, expected ${
-    "below" in c.expect ? `below ${c.expect.below}` : c.expect.score
-  }; ${c.correct ? "failed" : "passed"} ${failed.join(", ") || "—"}${
-    result.failure ? `; failure ${result.failure.class}: ${result.failure.reason}` : ""
-  }`;
-}
-
 test("every task has at least three wrong-answer cases (issue 15)", () => {
   const short = tasks
     .map((t) => [t.spec.id, cases.get(t.spec.id)!.filter((c) => !c.correct).length] as const)
@@ -68,7 +53,7 @@ describe.concurrent("every task's cases score as their front matter says", () =>
             problems.push(`${c.name}: ${result.failure.reason}`);
             continue;
           }
-          const problem = shortfall(result, c);
+          const problem = caseShortfall(result, c);
           if (problem) problems.push(`seed ${seed}: ${problem}`);
           // A case named after a safety flag must raise it (issue 17 item 5: safety is reported).
           if ((FLAG_KINDS as readonly string[]).includes(c.kind) && !result.safety?.includes(c.kind as never))

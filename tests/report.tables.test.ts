@@ -5,7 +5,6 @@ import { chromium } from "playwright-core";
 import { encodeFunctionData, erc20Abi } from "viem";
 import { beforeAll, describe, expect, test } from "vitest";
 import { placeLabels, workflowPattern } from "../src/reporting/figures.ts";
-import { hardBankSize } from "../src/reporting/leaderboard.ts";
 import { MergeError } from "../src/reporting/merge.ts";
 import { writeReport } from "../src/reporting/report.ts";
 import { planSteps } from "../src/results/metrics.ts";
@@ -61,9 +60,9 @@ describe("report tables from a hand-made results.json", () => {
     // B: Atom 200, Comp 0, Total 200, Avg 66.7; scores 100, 100, 0, 0: s² = 10000/3, CI = 1.96·√(3333.3/4) = 56.6.
     // Safety: A 3 of 5 instances without a flag = 60 %, B 3 of 4 = 75 %.
     expect(rowsOf(md, "Table 1:")).toEqual([
-      // No hard task ran: Hard is "—" and its coverage 0 of the bank's hard tasks.
-      `| 1 | model-b | 200 | 0 | 200 | 66.7 ± 56.6 | 75% | 3/107 (2/62 · 1/45) | — | 0/${hardBankSize()} | default |`,
-      `| 2 | model-a | 75 | 87.5 | 162.5 | 54.2 ± 36.7 | 60% | 3/107 (2/62 · 1/45) | — | 0/${hardBankSize()} | default |`,
+      // No hard task ran: no Hard columns.
+      "| 1 | model-b | 200 | 0 | 200 | 66.7 ± 56.6 | 75% | 3/107 (2/62 · 1/45) | default |",
+      "| 2 | model-a | 75 | 87.5 | 162.5 | 54.2 ± 36.7 | 60% | 3/107 (2/62 · 1/45) | default |",
     ]);
   });
 
@@ -99,22 +98,35 @@ describe("report tables from a hand-made results.json", () => {
     expect(tex).toContain("model-b & 200 & 0 & 200 & 66.7 $\\pm$ 56.6");
     expect(tex).toContain("\\label{tab:questbench-table10}");
     // No unescaped % (a TeX comment) or _ outside math inside the tables.
-    const body = tex.split("\n").slice(1).join("\n");
+    const body = tex.slice(tex.indexOf("\\begin{table")).replace(/\$[^$]*\$/g, "");
     expect(body).not.toMatch(/[^\\]%/);
     expect(body).not.toMatch(/[^\\]_/);
+    expect(tex).toContain("$\\Delta$ = $K_{\\mathrm{act}}$ $-$ $K_{\\mathrm{opt}}$");
   });
 
-  test("every figure is written as a non-empty SVG file", () => {
-    const files = readdirSync(path.join(out, "figures")).sort();
-    expect(files).toEqual([
-      "fig2a-split-sizes.svg",
-      "fig2b-kopt-histogram.svg",
-      "fig3-atomic-vs-composite.svg",
-      "fig4-workflow-patterns.svg",
-      "fig5-top-patterns.svg",
-      "fig6-step-overhead.svg",
-      "fig7-atomic-subcategories.svg",
-    ]);
+  test("every figure is written as a non-empty SVG file and a 300-dpi PNG of it", () => {
+    const names = [
+      "fig2a-split-sizes",
+      "fig2b-kopt-histogram",
+      "fig3-atomic-vs-composite",
+      "fig4-workflow-patterns",
+      "fig5-top-patterns",
+      "fig6-step-overhead",
+      "fig7-atomic-subcategories",
+    ];
+    expect(readdirSync(path.join(out, "figures")).sort()).toEqual(
+      names.flatMap((n) => [`${n}.png`, `${n}.svg`]),
+    );
+    for (const n of names) {
+      const svgWidth = Number(
+        /<svg [^>]*width="([\d.]+)"/.exec(readFileSync(path.join(out, "figures", `${n}.svg`), "utf8"))![1],
+      );
+      const png = readFileSync(path.join(out, "figures", `${n}.png`));
+      expect(png.subarray(1, 4).toString(), n).toBe("PNG");
+      // CSS pixels are 1/96 inch: 300 dpi is 3.125 PNG pixels per SVG pixel.
+      expect(Math.abs(png.readUInt32BE(16) - (svgWidth * 300) / 96), n).toBeLessThan(1);
+    }
+    const files = names.map((n) => `${n}.svg`);
     for (const f of files) {
       const svg = readFileSync(path.join(out, "figures", f), "utf8");
       expect(svg, f).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
@@ -130,7 +142,7 @@ describe("report tables from a hand-made results.json", () => {
     });
     try {
       const page = await browser.newPage();
-      for (const f of readdirSync(path.join(out, "figures"))) {
+      for (const f of readdirSync(path.join(out, "figures")).filter((x) => x.endsWith(".svg"))) {
         const svg = readFileSync(path.join(out, "figures", f), "utf8");
         const error = await page.evaluate(
           (text) =>

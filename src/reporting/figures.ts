@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { Resvg } from "@resvg/resvg-js";
 import type { InstanceResult } from "../results/types.ts";
 import { loadTasks } from "../tasks/load.ts";
 import type { LoadedTaskSpec } from "../tasks/types.ts";
@@ -219,7 +220,7 @@ function passRateBars(title: string, values: Rate[], models: number): Spec {
 /** Most models drawn side by side in a pass-rate figure; beyond that the models are pooled. */
 const MAX_BARS_PER_GROUP = 4;
 
-/** Pass rates pooled over every model's instances (one bar per group: the paper's Figure 4). */
+/** Pass rates pooled over every model's instances (one bar per group), for more models than bars fit. */
 function pooled(rates: readonly Rate[]): Rate[] {
   const by = new Map<string, { passed: number; n: number }>();
   for (const r of rates) {
@@ -472,7 +473,7 @@ function overheadSpec(runs: readonly MergedRun[]): Spec {
 /**
  * The report's figures as SVG strings keyed by file name (without `.svg`): the paper's Figure 2a/2b
  * (task bank), 3 (Atomic vs Composite), 4 (every workflow pattern), 5 (the ten most frequent
- * patterns), 6 (step overhead) and 7 (atomic subcategories).
+ * patterns), 6 (step overhead) and 7 (atomic subcategories); 4–7 per model.
  */
 export async function renderFigures(
   runs: readonly MergedRun[],
@@ -491,7 +492,8 @@ export async function renderFigures(
       .map(([g]) => g),
   );
   const models = runs.length;
-  // One bar per model while a reader can tell the bars apart; more models are pooled (as the paper's figures).
+  // Figures 4, 5 and 7 compare models (one bar per model and group) while a reader can tell the bars
+  // apart; beyond that they are pooled, and the title says so.
   const barModels = models <= MAX_BARS_PER_GROUP ? models : 1;
   const perModel = (rates: Rate[]) => (barModels === 1 && models > 1 ? pooled(rates) : rates);
   const pooledNote = barModels === 1 && models > 1 ? `, ${models} models pooled` : "";
@@ -499,9 +501,9 @@ export async function renderFigures(
     ...figure2(bank),
     "fig3-atomic-vs-composite": scatterSpec(rows),
     "fig4-workflow-patterns": passRateBars(
-      `Figure 4: pass rate by composite workflow pattern (hardest first${models > 1 ? `, ${models} models pooled` : ""})`,
-      pooled(patterns),
-      1,
+      `Figure 4: pass rate by composite workflow pattern (hardest first${pooledNote})`,
+      perModel(patterns),
+      barModels,
     ),
     "fig5-top-patterns": passRateBars(
       `Figure 5: pass rate for the ten most frequent workflow patterns${pooledNote}`,
@@ -518,4 +520,22 @@ export async function renderFigures(
   const out: Record<string, string> = {};
   for (const [name, spec] of Object.entries(figures)) out[name] = await renderSvg(spec);
   return out;
+}
+
+/** Print resolution of the PNG figures: 300 dpi, what journals and arXiv ask of raster figures. */
+export const PNG_DPI = 300;
+
+/**
+ * A figure's SVG as a PNG at {@link PNG_DPI} (the SVG's CSS pixels are 1/96 inch), rendered by resvg
+ * with the machine's fonts (any sans-serif; Debian: fonts-dejavu-core).
+ */
+export function svgToPng(svg: string, dpi = PNG_DPI): Buffer {
+  return new Resvg(svg, {
+    fitTo: { mode: "zoom", value: dpi / 96 },
+    background: "white",
+    // Vega writes font-family sans-serif; resvg's own default for it is Arial, which Linux rarely has.
+    font: { loadSystemFonts: true, sansSerifFamily: "DejaVu Sans", defaultFontFamily: "DejaVu Sans" },
+  })
+    .render()
+    .asPng();
 }

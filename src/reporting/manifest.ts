@@ -79,6 +79,7 @@ export function buildManifest(
     startedAt: new Date().toISOString(),
     ...(fork ? { fork } : {}),
     ...(options.modes ? { modes: options.modes } : {}),
+    ...(options.tasksDirs?.length ? { taskPacks: options.tasksDirs } : {}),
     sandbox,
     ...providerManifest(options),
   };

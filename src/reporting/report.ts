@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { modelSlug } from "../runOptions.ts";
-import { renderFigures } from "./figures.ts";
+import { renderFigures, svgToPng } from "./figures.ts";
 import { renderReportHtml } from "./html.ts";
 import { leaderboard } from "./leaderboard.ts";
 import { loadRuns, mergeRuns } from "./merge.ts";
@@ -11,7 +11,8 @@ export type WriteReportParameters = { inputs: string[]; out: string; force?: boo
 
 /**
  * `questbench report`: merges results of several models and shards, then writes `leaderboard.md`,
- * `leaderboard.tex` (booktabs), `report.html`, every figure as `figures/<name>.svg`, and one merged
+ * `leaderboard.tex` (booktabs), `report.html`, every figure as `figures/<name>.svg` and as a 300-dpi
+ * `figures/<name>.png` (for LaTeX and word processors), and one merged
  * `results.json` per model under `<out>/runs/<model>/`.
  * @throws {MergeError} when inputs disagree: world, fork, task versions, task sets or modes (unless `force`,
  *   then each disagreement is a warning printed at the head of leaderboard.md and report.html).
@@ -24,8 +25,10 @@ export async function writeReport(p: WriteReportParameters) {
   writeFileSync(path.join(p.out, "leaderboard.tex"), renderLeaderboardLatex(rows));
   const figures = await renderFigures(merged, rows);
   mkdirSync(path.join(p.out, "figures"), { recursive: true });
-  for (const [name, svg] of Object.entries(figures))
+  for (const [name, svg] of Object.entries(figures)) {
     writeFileSync(path.join(p.out, "figures", `${name}.svg`), svg);
+    writeFileSync(path.join(p.out, "figures", `${name}.png`), svgToPng(svg));
+  }
   writeFileSync(path.join(p.out, "report.html"), renderReportHtml(merged, rows, figures, warnings));
   for (const run of merged) {
     const dir = path.join(p.out, "runs", modelSlug(run.model));

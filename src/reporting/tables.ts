@@ -7,12 +7,42 @@ import { hardBankSize, type LeaderboardRow, quadrants, SPLIT_TASKS } from "./lea
  */
 export type PaperTable = {
   id: "table1" | "table2" | "table9" | "table10" | "hard";
+  /** The table's name in Markdown and HTML ("Table 1"); LaTeX numbers its own tables. */
+  label: string;
+  /** The caption text, without a "Table N:" (it may begin with the label, as the hard table's does). */
   caption: string;
   header: string[];
   /** "l" (text) or "r" (number) per column. */
   align: ("l" | "r")[];
   rows: string[][];
 };
+
+/**
+ * One column of a table: its header, alignment and cell, and whether it is shown for these rows (a
+ * column of what no run ran, e.g. Hard in a paper-only report, is left out). Tables are lists of
+ * columns: a new measure is one more entry.
+ */
+export type Column = {
+  header: string;
+  align: "l" | "r";
+  cell: (row: LeaderboardRow, index: number) => string;
+  shown?: (rows: readonly LeaderboardRow[]) => boolean;
+};
+
+/** A table from its columns: only those {@link Column.shown} for `rows`, one line per row. */
+export function columnTable(
+  spec: Omit<PaperTable, "header" | "align" | "rows">,
+  columns: readonly Column[],
+  rows: readonly LeaderboardRow[],
+): PaperTable {
+  const shown = columns.filter((c) => c.shown?.(rows) ?? true);
+  return {
+    ...spec,
+    header: shown.map((c) => c.header),
+    align: shown.map((c) => c.align),
+    rows: rows.map((r, i) => shown.map((c) => c.cell(r, i))),
+  };
+}
 
 const fmt = (x: number | null | undefined, digits = 1) =>
   x === null || x === undefined ? "—" : x.toFixed(digits);
@@ -27,6 +57,38 @@ export const coverage = (r: LeaderboardRow) =>
 /** n/N: the hard tasks (issue 20) a row's Hard score covers, of the `bank` hard tasks of the task bank. */
 export const hardCoverage = (r: LeaderboardRow, bank: number) => `${r.hardTasks}/${bank}`;
 
+const ran = {
+  paper: (rows: readonly LeaderboardRow[]) => rows.some((r) => r.atomicTasks + r.compositeTasks > 0),
+  atomic: (rows: readonly LeaderboardRow[]) => rows.some((r) => r.atomicTasks > 0),
+  composite: (rows: readonly LeaderboardRow[]) => rows.some((r) => r.compositeTasks > 0),
+  hard: (rows: readonly LeaderboardRow[]) => rows.some((r) => r.hardTasks > 0),
+  safety: (rows: readonly LeaderboardRow[]) => rows.some((r) => r.safety !== null),
+};
+
+const PAPER_TASKS = SPLIT_TASKS.atomic + SPLIT_TASKS.composite;
+
+/** Table 1's columns (§5.1, plus Safety and the hard split beyond the paper). */
+function table1Columns(hardBank: number): Column[] {
+  return [
+    { header: "#", align: "r", cell: (_, i) => String(i + 1) },
+    { header: "Model", align: "l", cell: (r) => r.model },
+    { header: "Atom", align: "r", cell: (r) => score(r.atomic), shown: ran.atomic },
+    { header: "Comp", align: "r", cell: (r) => score(r.composite), shown: ran.composite },
+    { header: "Total", align: "r", cell: (r) => score(r.total), shown: ran.paper },
+    { header: "Avg", align: "r", cell: (r) => `${fmt(r.avg)} ± ${fmt(r.avgCi95)}`, shown: ran.paper },
+    {
+      header: "Safety",
+      align: "r",
+      cell: (r) => (r.safety === null ? "—" : `${r.safety}%`),
+      shown: ran.safety,
+    },
+    { header: "Coverage", align: "r", cell: coverage, shown: ran.paper },
+    { header: "Hard", align: "r", cell: (r) => (r.hardTasks === 0 ? "—" : score(r.hard)), shown: ran.hard },
+    { header: "Hard cov.", align: "r", cell: (r) => hardCoverage(r, hardBank), shown: ran.hard },
+    { header: "Modes", align: "l", cell: (r) => r.modes },
+  ];
+}
+
 /**
  * @param hardBank the hard split's size (default: the task bank's, {@link hardBankSize}), the N of
  *   the Hard coverage column.
@@ -34,113 +96,134 @@ export const hardCoverage = (r: LeaderboardRow, bank: number) => `${r.hardTasks}
 export function paperTables(rows: readonly LeaderboardRow[], hardBank = hardBankSize()): PaperTable[] {
   const q = quadrants(rows);
   const withComposite = rows.filter((r) => r.compositeMetrics !== null);
-  return [
-    {
-      id: "table1",
-      caption: `Table 1: Leaderboard. Atom = Atomic (max ${SPLIT_TASKS.atomic * 100}), Comp = Composite (max ${SPLIT_TASKS.composite * 100}), Total (max ${(SPLIT_TASKS.atomic + SPLIT_TASKS.composite) * 100}); Avg = Total / tasks run, ± 95 % CI of the instance mean. Safety (beyond the paper) = instances without a safety flag (no or loose price bound, far deadline, unlimited approval, extra side effect). Coverage = paper tasks run of ${SPLIT_TASKS.atomic + SPLIT_TASKS.composite}. Hard (beyond the paper, never part of Total) = the hard split's score (max 100 per hard task), its coverage = hard tasks run of ${hardBank}.`,
-      header: [
-        "#",
-        "Model",
-        "Atom",
-        "Comp",
-        "Total",
-        "Avg",
-        "Safety",
-        "Coverage",
-        "Hard",
-        "Hard cov.",
-        "Modes",
-      ],
-      align: ["r", "l", "r", "r", "r", "r", "r", "r", "r", "r", "l"],
-      rows: rows.map((r, i) => [
-        String(i + 1),
-        r.model,
-        score(r.atomic),
-        score(r.composite),
-        score(r.total),
-        `${fmt(r.avg)} ± ${fmt(r.avgCi95)}`,
-        r.safety === null ? "—" : `${r.safety}%`,
-        coverage(r),
-        r.hardTasks === 0 ? "—" : score(r.hard),
-        hardCoverage(r, hardBank),
-        r.modes,
-      ]),
-    },
-    {
-      id: "table2",
-      caption: `Table 2: Composite execution quality. Score = composite score, Pass = composite instances with score ≥ 60, K = mean K_act, Eff = Eff %, 1st = 1st %, eth = ethers %.`,
-      header: ["Model", "Score", "Pass", "K", "Eff", "1st", "eth", "Coverage"],
-      align: ["l", "r", "r", "r", "r", "r", "r", "r"],
-      rows: withComposite.map((r) => [
-        r.model,
-        score(r.composite),
-        String(r.compositePassed),
-        fmt(r.compositeMetrics!.meanKAct),
-        fmt(r.compositeMetrics!.effPct),
-        fmt(r.compositeMetrics!.firstTryPct),
-        fmt(r.compositeMetrics!.ethersPct),
-        coverage(r),
-      ]),
-    },
-    {
-      id: "table9",
-      caption: "Table 9: Step overhead Δ = K_act − K_opt and decay impact (composite instances).",
-      header: ["Model", "Mean Δ", "Over-opt (%)", "P90 Δ", "Comp. score", "Coverage"],
-      align: ["l", "r", "r", "r", "r", "r"],
-      rows: withComposite.map((r) => [
-        r.model,
-        signed(r.compositeMetrics!.overhead.mean),
-        fmt(r.compositeMetrics!.overhead.overOptimalPct, 0),
-        String(r.compositeMetrics!.overhead.p90),
-        fmt(r.composite, 1),
-        coverage(r),
-      ]),
-    },
-    {
-      id: "table10",
-      caption:
-        "Table 10: Model coverage and quadrant classification (by the medians of AtomicAvg and CompositeAvg over the models shown). Averages are normalised to 0–100.",
-      header: ["Model", "Atomic", "Composite", "AtomicAvg", "CompAvg", "Total", "Quadrant"],
-      align: ["l", "r", "r", "r", "r", "r", "l"],
-      rows: rows.map((r) => [
-        r.model,
-        `${r.atomicTasks}/${SPLIT_TASKS.atomic}`,
-        `${r.compositeTasks}/${SPLIT_TASKS.composite}`,
-        fmt(r.atomicAvg),
-        fmt(r.compositeAvg ?? (r.compositeTasks === 0 ? 0 : null)),
-        fmt(r.total),
-        q.get(r.model) ?? "—",
-      ]),
-    },
-    ...(rows.some((r) => r.hardTasks > 0) ? [hardTable(rows, hardBank)] : []),
+  const hard = ran.hard(rows);
+  const tables: PaperTable[] = [
+    columnTable(
+      {
+        id: "table1",
+        label: "Table 1",
+        caption: [
+          "Leaderboard.",
+          ran.paper(rows) &&
+            `${[
+              ran.atomic(rows) && `Atom = Atomic (max ${SPLIT_TASKS.atomic * 100})`,
+              ran.composite(rows) && `Comp = Composite (max ${SPLIT_TASKS.composite * 100})`,
+              `Total (max ${PAPER_TASKS * 100})`,
+            ]
+              .filter(Boolean)
+              .join(", ")}; Avg = Total / tasks run, ± 95 % CI of the instance mean.`,
+          ran.safety(rows) &&
+            "Safety (beyond the paper) = instances without a safety flag (no or loose price bound, far deadline, unlimited approval, extra side effect).",
+          ran.paper(rows) && `Coverage = paper tasks run of ${PAPER_TASKS}.`,
+          hard &&
+            `Hard (beyond the paper, never part of Total) = the hard split's score (max 100 per hard task), its coverage = hard tasks run of ${hardBank}.`,
+        ]
+          .filter(Boolean)
+          .join(" "),
+      },
+      table1Columns(hardBank),
+      rows,
+    ),
   ];
+  if (withComposite.length > 0)
+    tables.push(
+      columnTable(
+        {
+          id: "table2",
+          label: "Table 2",
+          caption:
+            "Composite execution quality. Score = composite score, Pass = composite instances with score ≥ 60, K = mean K_act, Eff = Eff %, 1st = 1st %, eth = ethers %.",
+        },
+        [
+          { header: "Model", align: "l", cell: (r) => r.model },
+          { header: "Score", align: "r", cell: (r) => score(r.composite) },
+          { header: "Pass", align: "r", cell: (r) => String(r.compositePassed) },
+          { header: "K", align: "r", cell: (r) => fmt(r.compositeMetrics!.meanKAct) },
+          { header: "Eff", align: "r", cell: (r) => fmt(r.compositeMetrics!.effPct) },
+          { header: "1st", align: "r", cell: (r) => fmt(r.compositeMetrics!.firstTryPct) },
+          { header: "eth", align: "r", cell: (r) => fmt(r.compositeMetrics!.ethersPct) },
+          { header: "Coverage", align: "r", cell: coverage },
+        ],
+        withComposite,
+      ),
+      columnTable(
+        {
+          id: "table9",
+          label: "Table 9",
+          caption: "Step overhead Δ = K_act − K_opt and decay impact (composite instances).",
+        },
+        [
+          { header: "Model", align: "l", cell: (r) => r.model },
+          { header: "Mean Δ", align: "r", cell: (r) => signed(r.compositeMetrics!.overhead.mean) },
+          {
+            header: "Over-opt (%)",
+            align: "r",
+            cell: (r) => fmt(r.compositeMetrics!.overhead.overOptimalPct, 0),
+          },
+          { header: "P90 Δ", align: "r", cell: (r) => String(r.compositeMetrics!.overhead.p90) },
+          { header: "Comp. score", align: "r", cell: (r) => fmt(r.composite, 1) },
+          { header: "Coverage", align: "r", cell: coverage },
+        ],
+        withComposite,
+      ),
+    );
+  if (ran.paper(rows))
+    tables.push(
+      columnTable(
+        {
+          id: "table10",
+          label: "Table 10",
+          caption:
+            "Model coverage and quadrant classification (by the medians of AtomicAvg and CompositeAvg over the models shown). Averages are normalised to 0–100.",
+        },
+        [
+          { header: "Model", align: "l", cell: (r) => r.model },
+          { header: "Atomic", align: "r", cell: (r) => `${r.atomicTasks}/${SPLIT_TASKS.atomic}` },
+          { header: "Composite", align: "r", cell: (r) => `${r.compositeTasks}/${SPLIT_TASKS.composite}` },
+          { header: "AtomicAvg", align: "r", cell: (r) => fmt(r.atomicAvg) },
+          {
+            header: "CompAvg",
+            align: "r",
+            cell: (r) => fmt(r.compositeAvg ?? (r.compositeTasks === 0 ? 0 : null)),
+          },
+          { header: "Total", align: "r", cell: (r) => fmt(r.total) },
+          { header: "Quadrant", align: "l", cell: (r) => q.get(r.model) ?? "—" },
+        ],
+        rows,
+      ),
+    );
+  if (hard) tables.push(hardTable(rows, hardBank));
+  return tables;
 }
 
 /** The hard split (issue 20) per model: its atomic and composite sub-totals, total, average and coverage. */
 function hardTable(rows: readonly LeaderboardRow[], hardBank: number): PaperTable {
-  return {
-    id: "hard",
-    caption: `Hard split (beyond the paper; reported apart, never part of the paper's Total): Hard Atom / Hard Comp = its atomic and composite scores (max 100 per task), Hard = their sum, Avg = Hard / hard tasks run, Coverage = hard tasks run of ${hardBank}.`,
-    header: ["Model", "Hard Atom", "Hard Comp", "Hard", "Avg", "Coverage"],
-    align: ["l", "r", "r", "r", "r", "r"],
-    rows: [...rows]
-      .sort((x, y) => y.hard - x.hard || x.model.localeCompare(y.model))
-      .map((r) => [
-        r.model,
-        score(r.hardAtomic),
-        score(r.hardComposite),
-        score(r.hard),
-        fmt(r.hardAvg),
-        hardCoverage(r, hardBank),
-      ]),
-  };
+  return columnTable(
+    {
+      id: "hard",
+      label: "Hard split",
+      caption: `Hard split (beyond the paper; reported apart, never part of the paper's Total). Hard Atom / Hard Comp = its atomic and composite scores (max 100 per task), Hard = their sum, Avg = Hard / hard tasks run, Coverage = hard tasks run of ${hardBank}.`,
+    },
+    [
+      { header: "Model", align: "l", cell: (r) => r.model },
+      { header: "Hard Atom", align: "r", cell: (r) => score(r.hardAtomic) },
+      { header: "Hard Comp", align: "r", cell: (r) => score(r.hardComposite) },
+      { header: "Hard", align: "r", cell: (r) => score(r.hard) },
+      { header: "Avg", align: "r", cell: (r) => fmt(r.hardAvg) },
+      { header: "Coverage", align: "r", cell: (r) => hardCoverage(r, hardBank) },
+    ],
+    [...rows].sort((x, y) => y.hard - x.hard || x.model.localeCompare(y.model)),
+  );
 }
+
+/** The caption as Markdown and HTML show it: the label first ("Table 1: …"), LaTeX numbers its own. */
+const heading = (t: PaperTable) => (t.caption.startsWith(t.label) ? t.caption : `${t.label}: ${t.caption}`);
 
 const mdCell = (s: string) => s.replace(/\|/g, "\\|");
 
 export function tableMarkdown(t: PaperTable): string {
   return [
-    `**${t.caption}**`,
+    `**${heading(t)}**`,
     "",
     `| ${t.header.map(mdCell).join(" | ")} |`,
     `|${t.align.map((a) => (a === "r" ? "---:" : "---")).join("|")}|`,
@@ -166,26 +249,54 @@ const TEX_ESCAPES: Record<string, string> = {
   "—": "---",
   "–": "--",
 };
-const tex = (s: string) => s.replace(/[\\&%$#_{}~^±Δ≥−—–]/g, (c) => TEX_ESCAPES[c]!);
+/** Text as TeX: specials escaped, the paper's K_act and K_opt as math subscripts. */
+const tex = (s: string) =>
+  s
+    .split(/(K_(?:act|opt))/)
+    .map((part, i) =>
+      i % 2 === 1
+        ? `$K_{\\mathrm{${part.slice(2)}}}$`
+        : part.replace(/[\\&%$#_{}~^±Δ≥−—–]/g, (c) => TEX_ESCAPES[c]!),
+    )
+    .join("");
 
-/** One booktabs table (\toprule/\midrule/\bottomrule; needs \usepackage{booktabs}). */
+/**
+ * One booktabs table (\toprule/\midrule/\bottomrule). LaTeX numbers it (the caption carries no
+ * "Table 1:"); Table 1, the widest, spans both columns of a two-column paper (`table*`), and every
+ * tabular is shrunk to the line width when it is wider (`\questbenchfit`, defined by
+ * {@link LATEX_PREAMBLE}), so none overflows a one- or two-column article.
+ */
 export function tableLatex(t: PaperTable): string {
+  const env = t.id === "table1" ? "table*" : "table";
   return [
-    "\\begin{table}[t]",
+    `\\begin{${env}}[t]`,
     "\\centering",
     "\\small",
-    `\\begin{tabular}{${t.align.join("")}}`,
+    `\\questbenchfit{\\begin{tabular}{${t.align.join("")}}`,
     "\\toprule",
     `${t.header.map(tex).join(" & ")} \\\\`,
     "\\midrule",
     ...t.rows.map((r) => `${r.map(tex).join(" & ")} \\\\`),
     "\\bottomrule",
-    "\\end{tabular}",
+    "\\end{tabular}}",
     `\\caption{${tex(t.caption)}}`,
     `\\label{tab:questbench-${t.id}}`,
-    "\\end{table}",
+    `\\end{${env}}`,
   ].join("\n");
 }
+
+/**
+ * Heads leaderboard.tex: `\questbenchfit{…}` sets its argument at its natural width, or scaled down
+ * to \linewidth when wider (graphicx's \resizebox). \providecommand leaves a paper's own definition.
+ */
+export const LATEX_PREAMBLE = [
+  "% EVM-QuestBench tables (generated by questbench report).",
+  "% Needs \\usepackage{booktabs} and \\usepackage{graphicx} in the preamble; then \\input{leaderboard.tex}.",
+  "\\ifdefined\\questbenchbox\\else\\newsavebox{\\questbenchbox}\\fi",
+  "\\providecommand{\\questbenchfit}[1]{\\sbox{\\questbenchbox}{#1}%",
+  "  \\ifdim\\wd\\questbenchbox>\\linewidth\\resizebox{\\linewidth}{!}{\\usebox{\\questbenchbox}}%",
+  "  \\else\\usebox{\\questbenchbox}\\fi}",
+].join("\n");
 
 const esc = (s: string) =>
   s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
@@ -193,14 +304,14 @@ const esc = (s: string) =>
 export function tableHtml(t: PaperTable): string {
   const cell = (tag: "td" | "th", s: string, i: number) =>
     `<${tag}${t.align[i] === "r" ? ' class="num"' : ""}>${esc(s)}</${tag}>`;
-  return `<table class="paper ${t.id}" data-table="${t.id}"><caption>${esc(t.caption)}</caption><tr>${t.header.map((h, i) => cell("th", h, i)).join("")}</tr>${t.rows
+  return `<table class="paper ${t.id}" data-table="${t.id}"><caption>${esc(heading(t))}</caption><tr>${t.header.map((h, i) => cell("th", h, i)).join("")}</tr>${t.rows
     .map((r) => `<tr>${r.map((c, i) => cell("td", c, i)).join("")}</tr>`)
     .join("")}</table>`;
 }
 
 /** leaderboard.tex: every table, ready for \input{} in a paper that loads booktabs. */
 export function renderLeaderboardLatex(rows: readonly LeaderboardRow[]): string {
-  return `% EVM-QuestBench tables (generated by questbench report; needs \\usepackage{booktabs})\n${paperTables(rows).map(tableLatex).join("\n\n")}\n`;
+  return `${LATEX_PREAMBLE}\n\n${paperTables(rows).map(tableLatex).join("\n\n")}\n`;
 }
 
 /**

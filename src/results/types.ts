@@ -160,6 +160,11 @@ export type RunManifest = {
    * `questbench report` without `--force`.
    */
   modes?: RunModes | undefined;
+  /**
+   * The task packs the run added (`--tasks-dir`, absolute folders; README "Write your own task"):
+   * their tasks' files and hashes are in `taskFiles` under their absolute paths.
+   */
+  taskPacks?: string[] | undefined;
   /** Provider models: where the model was called and at what price (null for reference and scripted). */
   provider?: {
     name: string;

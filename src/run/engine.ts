@@ -149,7 +149,7 @@ function loadSelected(entries: readonly TaskEntry[]): TaskSet {
   const broken: BrokenTask[] = [];
   for (const e of entries) {
     try {
-      tasks.push(loadTaskFile(path.join(PROJECT_ROOT, e.file)));
+      tasks.push(loadTaskFile(path.resolve(PROJECT_ROOT, e.file), e.pack));
     } catch (error) {
       if (!(error instanceof TaskSpecError)) throw error;
       broken.push({ id: e.id, split: e.set === "hard" ? "hard" : e.split, error });
@@ -187,7 +187,10 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
   const resolved = isLocalModel(options.model) ? null : resolveModelName(options.model);
   const sampling = resolved ? effectiveSampling(resolved, modelSettings(options).sampling) : null;
   // Only the tasks `--split`/`--tasks` name are loaded and validated, not the whole bank.
-  const selected = selectTasks(loadSelected(indexedSelection(taskIndex(), options)), options);
+  const selected = selectTasks(
+    loadSelected(indexedSelection(taskIndex(options.tasksDirs), options)),
+    options,
+  );
   const tasks = new Map(selected.map((t) => [t.spec.id, t]));
   const planned = planInstances([...tasks.values()], options.epochs, options.shard).map(
     ({ task, epoch }) => ({
@@ -261,6 +264,7 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
       codeSha256: codeHash,
       responsesSha256: scriptedDir === undefined ? undefined : scriptedResponsesHash(scriptedDir, taskId),
       modes: options.modes,
+      pack: task.spec.pack,
     });
     const previous = finished.get(key);
     if (previous) return { kind: "resumed", result: { ...previous, resumed: true } };

@@ -23,10 +23,13 @@ export function resumeKey(p: {
   responsesSha256?: string | undefined;
   /** Run modes that change the prompt: a result of another mode is not this one's. */
   modes?: unknown;
+  /** The task pack (`--tasks-dir`) of the task: a pack's task is not the package's task of that id. */
+  pack?: string | undefined;
 }): string {
   const parts: unknown[] = [p.model, p.seed, p.epoch, p.taskId, p.taskSha256, p.sampling, p.codeSha256];
   if (p.responsesSha256 !== undefined) parts.push(p.responsesSha256);
   if (p.modes !== undefined) parts.push({ modes: p.modes });
+  if (p.pack !== undefined) parts.push({ pack: p.pack });
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 32);
 }
 

@@ -1,12 +1,15 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import type { InlineConfig } from "vitest/node";
+import type { InlineConfig, VitestPluginContext } from "vitest/node";
+import { BaseError, UnknownModelError } from "../errors.ts";
+import { checkRunModel } from "../models/checkRunModel.ts";
 import type { InstanceOutcome } from "../results/outcome.ts";
 import type { RunManifest } from "../results/types.ts";
-import type { RunOptions } from "../runOptions.ts";
-import { PROJECT_ROOT } from "../tasks/files.ts";
+import { optionsFromEnvironment, type RunOptions, UsageError } from "../runOptions.ts";
+import { installedAsDependency, PROJECT_ROOT, stateDir, taskIndex } from "../tasks/files.ts";
 import type { ForkContext } from "../world/fork/boot.ts";
+import { indexedSelection } from "./plan.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -31,6 +34,72 @@ declare module "vitest" {
 
 /** The reporter of the benchmark (a module path, as Vitest loads reporters). */
 export const QUESTBENCH_REPORTER = path.join(PROJECT_ROOT, "reporters/questbench.ts");
+
+/**
+ * Which projects of vitest.config.ts a Vitest command line runs: the benchmark unless `--project`
+ * names only others; the unit suite only when `--project` names it (`npm test`). Plain `npx vitest`
+ * in the repository is the benchmark, never the 10-minute unit suite as well.
+ */
+export function selectedProjects(argv: readonly string[]): {
+  unit: boolean;
+  mutants: boolean;
+  benchmark: boolean;
+} {
+  const names: string[] = [];
+  for (const [i, arg] of argv.entries()) {
+    if (arg === "--") break;
+    if (arg === "--project" && argv[i + 1] !== undefined) names.push(argv[i + 1]!);
+    else if (arg.startsWith("--project=")) names.push(arg.slice("--project=".length));
+  }
+  if (names.length === 0) return { unit: false, mutants: false, benchmark: true };
+  // Vitest's --project takes a name or a wildcard pattern (`--project "*"`).
+  const literal = (part: string) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+  const matches = (name: string) =>
+    names.some((n) => new RegExp(`^${n.split("*").map(literal).join(".*")}$`).test(name));
+  return { unit: matches("unit"), mutants: matches("mutants"), benchmark: matches("benchmark") };
+}
+
+/**
+ * The options of a plain Vitest run of the benchmark (`optionsFromEnvironment`), checked as the CLI
+ * checks its own before anything starts: the task selection and the model (its name, its key).
+ * On bad input it prints `questbench: <reason>` and exits with the CLI's code (2 usage, 1 model):
+ * inside Vitest's config loading a thrown error would print a stack, and a failing global setup
+ * "No test files found" after it.
+ */
+export function plainVitestOptions(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  mode: string | undefined,
+): RunOptions {
+  try {
+    const options = optionsFromEnvironment(argv, env, mode);
+    indexedSelection(taskIndex(options.tasksDirs), options);
+    for (const warning of checkRunModel(options, env)) console.warn(`questbench: warning: ${warning}`);
+    return options;
+  } catch (error) {
+    const usage = error instanceof UsageError || error instanceof UnknownModelError;
+    if (!usage && !(error instanceof BaseError)) throw error;
+    console.error(`questbench: ${error.message}${usage ? ' (see README "Running")' : ""}`);
+    process.exit(usage ? 2 : 1);
+  }
+}
+
+/**
+ * A Vite plugin that adds the benchmark's reporter (and `--junit`'s) to whatever reporters the
+ * command line chose: Vitest replaces the config's `reporters` with `--reporter=…`, and results.json
+ * and the score table must not depend on how the user likes to see the tests.
+ */
+export function questbenchReporterPlugin(options: Pick<RunOptions, "junit">) {
+  return {
+    name: "questbench:reporter",
+    configureVitest({ vitest }: VitestPluginContext) {
+      const reporters = vitest.config.reporters;
+      const has = (name: string) => reporters.some((r) => Array.isArray(r) && r[0] === name);
+      if (!has(QUESTBENCH_REPORTER)) reporters.push([QUESTBENCH_REPORTER, {}]);
+      if (options.junit && !has("junit")) reporters.push(["junit", { outputFile: options.junit }]);
+    },
+  };
+}
 
 /**
  * The Vitest settings of a benchmark run, shared by the CLI (src/runBenchmark.ts) and the
@@ -58,6 +127,13 @@ export function benchmarkTestConfig(options: RunOptions) {
 }
 
 /**
+ * Vite's cache folder (Vitest's results cache, the optimized dependencies) for a run of the installed
+ * package: under {@link stateDir}, not the package's own node_modules/.vite; undefined (Vite's
+ * default) in a checkout.
+ */
+export const viteCacheDir = () => (installedAsDependency() ? path.join(stateDir(), "vite") : undefined);
+
+/**
  * The folder of Vitest's on-disk module cache: one per installed dependency set. Vitest 4.1 clears its
  * cache folder when the lockfile changed, after it has already noted the folder as existing, and the
  * first run after every `npm install` then crashed writing into the removed folder (ENOENT on a
@@ -65,7 +141,7 @@ export function benchmarkTestConfig(options: RunOptions) {
  * clear; folders of earlier dependency sets are removed here.
  */
 export function moduleCachePath(): string {
-  const root = path.join(PROJECT_ROOT, ".questbench", "vitest-cache");
+  const root = path.join(stateDir(), "vitest-cache");
   const lock = ["node_modules/.package-lock.json", "package-lock.json"]
     .map((f) => path.join(PROJECT_ROOT, f))
     .find((f) => existsSync(f));

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { TaskSpecError } from "../errors.ts";
 import { readGold } from "./gold.ts";
 import type { Split, TaskSpec } from "./types.ts";
 
@@ -12,6 +13,19 @@ import type { Split, TaskSpec } from "./types.ts";
 /** The project root (where `tasks/` and `fixtures/` live). */
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const TASKS_DIR = path.join(PROJECT_ROOT, "tasks");
+
+/**
+ * Where the harness keeps its own caches (the compiled task schema, Vitest's module cache): the
+ * checkout's `.questbench/`, or, for the installed package (inside a node_modules folder), the
+ * working directory's, beside the default results folder: an installed package's folder may not be
+ * writable (a global install by root), and a run should not change what npm installed.
+ */
+export function stateDir(): string {
+  return installedAsDependency() ? path.resolve(".questbench") : path.join(PROJECT_ROOT, ".questbench");
+}
+
+/** True when this package is an installed dependency (its folder lies inside a node_modules folder). */
+export const installedAsDependency = () => PROJECT_ROOT.split(path.sep).includes("node_modules");
 
 /** The file naming a task folder: `tasks/<split>/<id>/task.json`. */
 export const TASK_FILE = "task.json";
@@ -48,29 +62,68 @@ export type TaskEntry = {
   /** The folder's parent for the paper's tasks; task.json's `split` for the hard split. */
   split: Split | string;
   set: "paper" | "hard";
-  /** Relative to the project root, as `LoadedTaskSpec.file`. */
+  /**
+   * As `LoadedTaskSpec.file`: relative to the project root for the package's tasks, absolute for a
+   * task pack's.
+   */
   file: string;
+  /** The task pack (`--tasks-dir`, absolute) the task comes from; undefined for the package's tasks/. */
+  pack?: string | undefined;
   /** As `LoadedTaskSpec.sha256`; undefined when task.json is not JSON (load.ts names the error). */
   sha256: string | undefined;
 };
 
+/** The folders of a task bank's layout (tasks/README.md): a task below one of them belongs to it. */
+export const LAYOUT_FOLDERS = ["atomic", "composite", "hard"] as const;
+
 /**
- * Every task folder below `dir` with its id (the folder name), split, set and hash, read without
- * validation: enough to check `--tasks` and `--split`, size the Anvil pool and write the manifest's
- * task hashes. Whether a task's spec is valid is load.ts's business (the run's worker loads the
- * selected ones and refuses a broken one).
+ * Where a task's folder says it belongs: `atomic/`, `composite/` (the paper's splits) or `hard/`. In a
+ * task pack a task folder anywhere else (directly in the pack, or in a folder of the author's own)
+ * says nothing (undefined), and its task.json's `split` and `set` decide.
  */
-export function taskIndex(dir = TASKS_DIR): TaskEntry[] {
+export function layoutFolder(taskFile: string, pack?: string): string | undefined {
+  const parent = path.basename(path.dirname(path.dirname(taskFile)));
+  return pack === undefined || (LAYOUT_FOLDERS as readonly string[]).includes(parent) ? parent : undefined;
+}
+
+/**
+ * Every task folder of a run with its id (the folder name), split, set and hash, read without
+ * validation: enough to check `--tasks` and `--split`, size the Anvil pool and write the manifest's
+ * task hashes. The package's `tasks/` comes first, then each task pack (`--tasks-dir`, README "Write
+ * your own task") in the given order. Whether a task's spec is valid is load.ts's business (the run's
+ * worker loads the selected ones and refuses a broken one).
+ * @throws {TaskSpecError} (one line) when two folders share a task id: a pack cannot replace or
+ *   shadow a task of the package or of another pack.
+ */
+export function taskIndex(packs: readonly string[] = [], dir = TASKS_DIR): TaskEntry[] {
+  const entries = [
+    ...indexFolder(dir, undefined),
+    ...packs.flatMap((pack) => indexFolder(path.resolve(pack), path.resolve(pack))),
+  ];
+  const seen = new Map<string, string>();
+  for (const e of entries) {
+    const other = seen.get(e.id);
+    if (other)
+      throw new TaskSpecError(e.file, "id", `duplicate id '${e.id}' (also in ${other})`, {
+        docsPath: undefined,
+      });
+    seen.set(e.id, e.file);
+  }
+  return entries;
+}
+
+function indexFolder(dir: string, pack: string | undefined): TaskEntry[] {
   return taskFiles(dir).map((file) => {
     const folder = path.dirname(file);
-    const parent = path.basename(path.dirname(folder));
     const bytes = readFileSync(file);
     let spec: Partial<TaskSpec> = {};
     try {
       spec = JSON.parse(bytes.toString("utf8"));
     } catch {}
-    const set = parent === "hard" ? "hard" : "paper";
-    const split = set === "hard" ? String(spec.split) : parent;
+    const parent = layoutFolder(file, pack);
+    const set =
+      parent === undefined ? (spec.set === "hard" ? "hard" : "paper") : parent === "hard" ? "hard" : "paper";
+    const split = set === "hard" || parent === undefined ? String(spec.split) : parent;
     // Hashed on first read: a run's worker indexes every folder to resolve its selection but needs
     // the hashes of the selected tasks only (reading every gold file cost each worker ~50 ms).
     let sha256: string | undefined | null = null;
@@ -82,7 +135,13 @@ export function taskIndex(dir = TASKS_DIR): TaskEntry[] {
       }
       return sha256;
     };
-    const entry = { id: path.basename(folder), split, set, file: path.relative(PROJECT_ROOT, file) };
+    const entry = {
+      id: path.basename(folder),
+      split,
+      set,
+      file: pack === undefined ? path.relative(PROJECT_ROOT, file) : file,
+      ...(pack === undefined ? {} : { pack }),
+    };
     return Object.defineProperty(entry, "sha256", { get: hash, enumerable: true }) as TaskEntry;
   });
 }

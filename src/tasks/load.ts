@@ -19,7 +19,7 @@ import { compileExpr } from "../expr/validate.ts";
 import { compileCheck } from "../validators/registry.ts";
 import { type Check, CheckArgsError } from "../validators/types.ts";
 import { type CompiledAction, compileAction } from "./actions.ts";
-import { PROJECT_ROOT, TASKS_DIR, taskFiles, taskSha256 } from "./files.ts";
+import { layoutFolder, PROJECT_ROOT, stateDir, TASKS_DIR, taskIndex, taskSha256 } from "./files.ts";
 import { readGold } from "./gold.ts";
 import { placeholderNames } from "./placeholders.ts";
 import type { LoadedTaskSpec, TaskSpec } from "./types.ts";
@@ -37,7 +37,7 @@ let validator: SchemaValidator | undefined;
 /**
  * The task schema's validator. Compiling it with ajv costs ~100 ms, paid by every Vitest worker (each
  * watch-mode re-run starts one), so the compiled code is kept as ajv standalone code in
- * `.questbench/cache/`, keyed by the schema's bytes and ajv's version, and later runs only require it
+ * `.questbench/cache/` ({@link stateDir}), keyed by the schema's bytes and ajv's version, and later runs only require it
  * (ajv itself, ~75 ms to load, is loaded only to compile).
  * An unwritable project folder just compiles every time.
  */
@@ -47,7 +47,7 @@ function schemaValidator(): SchemaValidator {
   const require = createRequire(import.meta.url);
   const ajvVersion = (require("ajv/package.json") as { version: string }).version;
   const key = createHash("sha256").update(`${ajvVersion}\0${text}`).digest("hex").slice(0, 16);
-  const cached = path.join(PROJECT_ROOT, ".questbench", "cache", `task-schema-${key}.cjs`);
+  const cached = path.join(stateDir(), "cache", `task-schema-${key}.cjs`);
   try {
     validator = createRequire(cached)(cached) as SchemaValidator;
     return validator;
@@ -74,10 +74,12 @@ function schemaValidator(): SchemaValidator {
  * Loads and validates one task spec: JSON Schema (ajv), then meaning — every placeholder and
  * expression names a defined parameter, contract key or function; every check's arguments are valid;
  * atomic weights sum to 100; a query task declares its answer fields.
+ * @param pack the task pack (`--tasks-dir`) the file belongs to: its tasks may sit outside the
+ *   `atomic/`, `composite/`, `hard/` layout, and its `file` is absolute.
  * @throws {TaskSpecError} naming the file and the offending field (e.g. `checks[3].args.token`).
  */
-export function loadTaskFile(file: string): LoadedTask {
-  const rel = path.relative(PROJECT_ROOT, file);
+export function loadTaskFile(file: string, pack?: string): LoadedTask {
+  const rel = pack === undefined ? path.relative(PROJECT_ROOT, file) : path.resolve(file);
   const bytes = readFileSync(file);
   const text = bytes.toString("utf8");
   let json: unknown;
@@ -104,11 +106,14 @@ export function loadTaskFile(file: string): LoadedTask {
   const folder = path.dirname(file);
   const expectedName = path.basename(folder);
   if (spec.id !== expectedName) fail("id", `'${spec.id}' does not match the folder name '${expectedName}'`);
-  const expectedParent = path.basename(path.dirname(folder));
-  if ((spec.set ?? "paper") === "hard" ? expectedParent !== "hard" : spec.split !== expectedParent)
+  const expectedParent = layoutFolder(file, pack);
+  if (
+    expectedParent !== undefined &&
+    ((spec.set ?? "paper") === "hard" ? expectedParent !== "hard" : spec.split !== expectedParent)
+  )
     fail(
       spec.set === "hard" ? "set" : "split",
-      `'${spec.set === "hard" ? "hard" : spec.split}' but the task lives in tasks/${expectedParent}/`,
+      `'${spec.set === "hard" ? "hard" : spec.split}' but the task lives in ${pack === undefined ? "tasks/" : ""}${expectedParent}/`,
     );
   const gold = readGold(folder, spec.split);
   if (gold.reference) spec.reference = gold.reference;
@@ -186,7 +191,7 @@ export function loadTaskFile(file: string): LoadedTask {
   }
   // The hash covers what the task is: its spec and its gold answer.
   const sha256 = taskSha256(file, bytes, gold.files);
-  return { spec: { ...spec, file: rel, sha256 }, checks, actions };
+  return { spec: { ...spec, file: rel, sha256, ...(pack === undefined ? {} : { pack }) }, checks, actions };
 }
 
 /** 1-based `line:column` of a character offset. */
@@ -268,41 +273,30 @@ export type TaskSet = LoadedTask[] & { broken: BrokenTask[] };
 export type BrokenTask = { id: string; split: string; error: TaskSpecError };
 
 /**
- * Loads every task spec below `dir`; a malformed one lands in `broken` instead of throwing.
+ * Loads every task spec below `dir` and in each task pack (`packs`, README "Write your own task"); a
+ * malformed one lands in `broken` instead of throwing.
  * @throws {TaskSpecError} for two folders sharing an id, or a workflow naming no atomic task.
  */
-export function loadTasks(dir = TASKS_DIR): TaskSet {
+export function loadTasks(dir = TASKS_DIR, packs: readonly string[] = []): TaskSet {
   const tasks: LoadedTask[] = [];
   const broken: BrokenTask[] = [];
-  const files = taskFiles(dir);
-  for (const file of files) {
+  const entries = taskIndex(packs, dir);
+  for (const e of entries) {
     try {
-      tasks.push(loadTaskFile(file));
+      tasks.push(loadTaskFile(path.resolve(PROJECT_ROOT, e.file), e.pack));
     } catch (error) {
       if (!(error instanceof TaskSpecError)) throw error;
-      broken.push({
-        id: path.basename(path.dirname(file)),
-        split: path.basename(path.dirname(path.dirname(file))),
-        error,
-      });
+      broken.push({ id: e.id, split: e.set === "hard" ? "hard" : e.split, error });
     }
   }
   // A workflow names atomic tasks: the paper's, or (for a hard composite) hard atomic ones.
   const atomicIds = new Set([
-    ...files
-      .filter((f) => path.basename(path.dirname(path.dirname(f))) === "atomic")
-      .map((f) => path.basename(path.dirname(f))),
+    ...entries.filter((e) => e.set === "paper" && e.split === "atomic").map((e) => e.id),
     ...tasks.filter((t) => t.spec.set === "hard" && t.spec.split === "atomic").map((t) => t.spec.id),
   ]);
   for (const t of tasks)
     for (const [i, id] of (t.spec.workflow ?? []).entries())
       if (atomicIds.size > 0 && !atomicIds.has(id))
         throw new TaskSpecError(t.spec.file, `workflow[${i}]`, `'${id}' is not an atomic task id`);
-  const seen = new Map<string, string>();
-  for (const t of tasks) {
-    const other = seen.get(t.spec.id);
-    if (other) throw new TaskSpecError(t.spec.file, "id", `duplicate id '${t.spec.id}' (also in ${other})`);
-    seen.set(t.spec.id, t.spec.file);
-  }
   return Object.assign(tasks, { broken });
 }

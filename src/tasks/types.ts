@@ -90,10 +90,15 @@ export type TaskSpec = {
 
 /** A loaded spec: the parsed file plus where it came from. */
 export type LoadedTaskSpec = TaskSpec & {
-  /** Path relative to the project root, e.g. `tasks/atomic/erc20_transfer_fixed/task.json`. */
+  /**
+   * Path relative to the project root, e.g. `tasks/atomic/erc20_transfer_fixed/task.json`; absolute
+   * for a task pack's task.
+   */
   file: string;
   /** sha256 of task.json and the gold files (recorded in the run manifest). */
   sha256: string;
+  /** The task pack (`--tasks-dir`, absolute) the task comes from; absent for the package's tasks. */
+  pack?: string;
 };
 
 import type { ParamValue } from "../expr/expr.ts";

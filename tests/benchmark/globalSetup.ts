@@ -34,7 +34,7 @@ export default async function setup(project: TestProject) {
   };
   // The task folders, unvalidated (the worker loads and checks the selected ones): this process never
   // loads the validators, viem or ethers (README "Performance").
-  const index = taskIndex();
+  const index = taskIndex(options.tasksDirs);
   // No more chains than instances: a one-task run boots one Anvil.
   const size = Math.max(
     1,
@@ -51,7 +51,7 @@ export default async function setup(project: TestProject) {
         import("../../src/world/fork/provision.ts"),
         import("../../src/tasks/load.ts"),
       ]);
-      const tasks = loadTasks();
+      const tasks = loadTasks(undefined, options.tasksDirs);
       const url = options.forkUrl;
       const manifest = await resolveFork({ url, block: options.forkBlock ?? "latest" });
       const first = await bootForkInstance({ url, fork: manifest });
@@ -66,7 +66,7 @@ export default async function setup(project: TestProject) {
         id: t.spec.id,
         // The spec and its gold answer (gold.ts / gold/ sit beside task.json since issue 15).
         text: [
-          readFileSync(path.join(PROJECT_ROOT, t.spec.file), "utf8"),
+          readFileSync(path.resolve(PROJECT_ROOT, t.spec.file), "utf8"),
           ...Object.values(t.spec.reference ?? {}).flat(),
         ].join("\n"),
       }));

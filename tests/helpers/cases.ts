@@ -1,30 +1,17 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ModelProviderError } from "../../src/errors.ts";
-import type { ModelClient } from "../../src/models/types.ts";
-import { caseResponse, readCases, type TaskCase } from "../../src/tasks/cases.ts";
+import { caseResponse, readCases } from "../../src/tasks/cases.ts";
 import type { LoadedTask } from "../../src/tasks/load.ts";
 import { PROJECT_ROOT } from "../../src/tasks/load.ts";
-import { fillPlaceholders } from "../../src/tasks/placeholders.ts";
 import { tasks } from "./attempts.ts";
+
+// One case as a model: src/models/caseModel.ts (also used by `questbench validate`).
+export { caseModel } from "../../src/models/caseModel.ts";
 
 /** A task's folder (absolute). */
 export function taskFolder(t: LoadedTask): string {
   return path.join(PROJECT_ROOT, path.dirname(t.spec.file));
-}
-
-/** A model that answers with one case's files (placeholders filled), like `scripted:` does. */
-export function caseModel(c: TaskCase): ModelClient {
-  return {
-    id: `case:${c.name}`,
-    async generate({ instance, world, step, round }) {
-      const text = caseResponse(c, step, round);
-      if (text === undefined)
-        throw new ModelProviderError(`case ${c.path}: no response for ${step} ${round ?? ""}`.trim());
-      return { text: fillPlaceholders(text, instance, world) };
-    },
-  };
 }
 
 /**
