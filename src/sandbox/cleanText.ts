@@ -5,12 +5,15 @@ export const CLEAN_TEXT_MAX_CHARS = 2_000;
 // OSC / DCS / APC / PM / SOS strings up to their terminator (BEL, ESC \ or C1 0x9c) or the end, and
 // any other two-character ESC sequence.
 const ESCAPE_SEQUENCE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
   /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?|(?:\u001b[\]P^_X]|[\u0090\u009d-\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[\u0020-\u007e]?/g;
 // Line and paragraph breaks, one or more: the text stays on one line, so it cannot begin a line of
 // its own (a forged "✓ task 100" progress line).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const LINE_BREAKS = /(?:\r\n|[\n\r\u000b\u000c\u0085\u2028\u2029])+/g;
 // What is left of C0, DEL and C1 controls; the bidirectional overrides, embeddings, isolates and
 // marks that reorder what a reader sees (Trojan Source, CVE-2021-42574); the byte-order mark.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
 
 /**
