@@ -69,7 +69,7 @@ describe("a hostile scripted model on the CLI", () => {
       // The text did arrive (cleaned), so the run really printed the model's words.
       expect(printed).toContain("click ⏎ ✓ bnb_transfer_basic 100");
       expect(printed).not.toMatch(UNCLEAN);
-      // (A quoted value may show "\\u001b]52;…" as text, JSON-escaped: printable, and inert.)
+      // A quoted value may show "\\u001b]52;…" JSON-escaped: printable text, inert.
       for (const line of printed.split("\n")) expect(line).not.toMatch(/^\s*✓ \S+ 100/);
       const results = readFileSync(path.join(out, "results.json"), "utf8");
       const reasons = (

@@ -2,6 +2,7 @@ import { execFile, execFileSync } from "node:child_process";
 import {
   chmodSync,
   copyFileSync,
+  existsSync,
   linkSync,
   mkdirSync,
   mkdtempSync,
@@ -24,7 +25,7 @@ import { PROJECT_ROOT } from "../src/tasks/load.ts";
 
 const run = promisify(execFile);
 const root = process.getuid?.() === 0;
-const TASKS = ["bnb_transfer_basic", "erc20_transfer_fixed", "wrap_bnb", "composite_wrap_unwrap_cycle"];
+const TASKS = ["bnb_transfer_basic", "erc20_transfer_fixed", "wbnb_deposit", "composite_wrap_unwrap_cycle"];
 
 /** The project's files (tracked and new, not ignored) copied under `dir`; node_modules linked in. */
 function cloneInto(dir: string): void {
@@ -96,10 +97,12 @@ describe("root anywhere", () => {
             maxBuffer: 16 * 2 ** 20,
           },
         ).catch((error: { stdout: string; stderr: string; code: number }) => error);
+        const printed = `${result.stdout}\n${result.stderr}`;
+        expect(existsSync(path.join(out, "results.json")), printed).toBe(true);
         const results = JSON.parse(readFileSync(path.join(out, "results.json"), "utf8")) as RunResults;
         expect(
           results.instances.map((i) => [i.taskId, i.score, i.failure?.reason ?? null]),
-          `${result.stdout}\n${result.stderr}`,
+          printed,
         ).toEqual(TASKS.map((task) => [task, 100, null]));
       } finally {
         rmSync(home, { recursive: true, force: true });

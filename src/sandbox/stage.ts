@@ -136,12 +136,20 @@ function stageRuntime(root: string): string {
   const target = path.join(folder, name);
   if (fs.existsSync(target)) return target;
   const temp = `${target}.${randomBytes(6).toString("hex")}.tmp`;
+  // A hard link shares the binary's inode, mode included: used as is when others may run it, else a
+  // copy of its own (never a chmod of the project's file).
+  let linked = false;
   try {
     fs.linkSync(binary, temp);
+    linked = (fs.statSync(temp).mode & 0o005) === 0o005;
+    if (!linked) fs.unlinkSync(temp);
   } catch {
-    fs.copyFileSync(binary, temp);
+    // Another file system: copied below.
   }
-  fs.chmodSync(temp, 0o555);
+  if (!linked) {
+    fs.copyFileSync(binary, temp);
+    fs.chmodSync(temp, 0o555);
+  }
   fs.renameSync(temp, target);
   return target;
 }
