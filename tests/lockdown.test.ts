@@ -1,5 +1,5 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, rmSync, statSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -52,6 +52,30 @@ async function value<T>(source: string, overrides: Partial<ExecuteModuleParamete
   const result = await run(source, overrides);
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
   return result.value as T;
+}
+
+/**
+ * A server standing in for providerUrl that hands the test the first request body a module posts
+ * (a child tells the harness side where its module is while it keeps running).
+ */
+async function reportServer(): Promise<{ url: string; received: Promise<string>; close: () => void }> {
+  let report!: (body: string) => void;
+  const received = new Promise<string>((resolve) => {
+    report = resolve;
+  });
+  const server = http.createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk) => {
+      body += chunk;
+    });
+    request.on("end", () => {
+      report(body);
+      response.end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  return { url, received, close: () => server.close() };
 }
 
 /** What the sandbox's own Node ships: every built-in module and every process.binding name. */
@@ -231,22 +255,7 @@ describe("hostile model code, one test per class that once got out", () => {
 
   test("a sibling child's module cannot be read, even knowing its path", async () => {
     // The victim tells the test where its module is (through providerUrl) and stays alive meanwhile.
-    let victimFile!: (file: string) => void;
-    const known = new Promise<string>((resolve) => {
-      victimFile = resolve;
-    });
-    const server = http.createServer((request, response) => {
-      let body = "";
-      request.on("data", (chunk) => {
-        body += chunk;
-      });
-      request.on("end", () => {
-        victimFile(body);
-        response.end("{}");
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const server = await reportServer();
     try {
       const victim = run(
         `const SECRET = "victim-secret-${process.pid}";
@@ -255,9 +264,9 @@ describe("hostile model code, one test per class that once got out", () => {
           await new Promise((resolve) => setTimeout(resolve, 4000));
           return SECRET.length;
         }`,
-        { providerUrl: url },
+        { providerUrl: server.url },
       );
-      const file = await known;
+      const file = await server.received;
       const attacker = await value<string[]>(
         `export async function executeSkill(_u: string, _a: string, c: Record<string, string>) {
           const out: string[] = [];
@@ -283,22 +292,7 @@ describe("hostile model code, one test per class that once got out", () => {
 
   test("the child's folder and module belong to it alone: 0500/0400 as its own uid when root", async () => {
     // Checked from the harness side while the child runs: it reports its module's path through providerUrl.
-    let report!: (file: string) => void;
-    const known = new Promise<string>((resolve) => {
-      report = resolve;
-    });
-    const { statSync } = await import("node:fs");
-    const server = http.createServer((request, response) => {
-      let body = "";
-      request.on("data", (chunk) => {
-        body += chunk;
-      });
-      request.on("end", () => {
-        report(body);
-        response.end("{}");
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const server = await reportServer();
     try {
       const running = run(
         `export async function executeSkill(providerUrl: string) {
@@ -306,9 +300,9 @@ describe("hostile model code, one test per class that once got out", () => {
           await new Promise((resolve) => setTimeout(resolve, 1000));
           return 1;
         }`,
-        { providerUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` },
+        { providerUrl: server.url },
       );
-      const { file, uid } = JSON.parse(await known) as { file: string; uid: number };
+      const { file, uid } = JSON.parse(await server.received) as { file: string; uid: number };
       const dir = statSync(path.dirname(file));
       const module = statSync(file);
       if (process.getuid?.() === 0) {
@@ -425,6 +419,32 @@ describe("hostile model code, one test per class that once got out", () => {
     );
     expect(outcome.existing).toEqual(Array(5).fill("ERR_ACCESS_DENIED"));
     expect(outcome.missing).toEqual(outcome.existing);
+  });
+
+  test("process._debugProcess cannot open another process's inspector (SIGUSR1 past the permission model)", async () => {
+    // The victim runs as the harness's user, as the harness itself does for an ordinary user.
+    const victim = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30_000)"], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    victim.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    try {
+      const outcome = await value<string[]>(
+        `export async function executeSkill() {
+          const out: string[] = [];
+          for (const f of [() => (process as any)._debugProcess(${victim.pid}), () => (process as any)._debugEnd()])
+            try { f(); out.push("sent"); } catch (e: any) { out.push(String(e.code)); }
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          return out;
+        }`,
+      );
+      expect(outcome).toEqual(["ERR_ACCESS_DENIED", "ERR_ACCESS_DENIED"]);
+      expect(stderr).not.toContain("Debugger listening");
+    } finally {
+      victim.kill("SIGKILL");
+    }
   });
 
   test("an Object.prototype.toJSON cannot forge the runner's own message", async () => {

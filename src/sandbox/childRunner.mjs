@@ -148,7 +148,7 @@ if (typeof realGetBuiltinModule === "function") {
 
 // Doors to native code, other processes and the real environment, refused whatever the permission
 // model says. Signals: Node's permission model lets a process signal any process of its uid (the
-// harness, sibling sandboxes); process.kill and process._kill are the only ways to kill(2).
+// harness, sibling sandboxes); process.kill, process._kill and process._debugProcess reach kill(2).
 for (const [name, what, permission] of [
   ["binding", "process.binding", "Binding"],
   ["_linkedBinding", "process._linkedBinding", "Binding"],
@@ -158,6 +158,9 @@ for (const [name, what, permission] of [
   ["loadEnvFile", "process.loadEnvFile", "Environment"],
   ["kill", "Sending signals", "Signal"],
   ["_kill", "Sending signals", "Signal"],
+  // SIGUSR1 to any pid, past the permission model: it would open the harness's inspector.
+  ["_debugProcess", "Sending signals", "Signal"],
+  ["_debugEnd", "process._debugEnd", "Inspector"],
 ])
   lock(process, name, { writable: false, value: deniedFunction(what, permission) });
 // process.report.getReport() lists the environment, the loaded libraries and the host.
