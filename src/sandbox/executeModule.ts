@@ -169,13 +169,15 @@ function bridgedRequest(message: Record<string, unknown>): (GuardRequest & { id:
  * `executeSkill(providerUrl, agentAddress, deployedContracts)` returned.
  *
  * The child runs on the sandbox runtime (Node ≥ 25, see sandboxRuntime.ts) under `--permission`:
- * it may read only its own two files and the ethers/viem bundle and package folders; it may not
- * write files, spawn processes, start workers or open any socket. Its one way out is its pipes: the
- * runner carries `fetch`/`node:http` requests for `providerUrl` over them, and this function hands
+ * it may read only the runner, the ethers/viem bundle and its own module, all staged in the temp
+ * folder (stage.ts); it may not write files, spawn processes, start workers or open any socket. Its
+ * runner refuses every built-in not in SANDBOX_BUILTINS before the module runs (childRunner.mjs).
+ * Its one way out is its pipes: the runner carries `fetch` requests for `providerUrl` over them,
+ * and this function hands
  * each to the RPC guard behind `providerUrl` (in-process when this process opened it). It gets an
  * empty environment, a V8 heap cap, a wall-clock timeout that kills its process group, a memory
  * cgroup and a uid of its own when the harness is root. Threat model and what holds on which
- * set-up: docs/SECURITY.md.
+ * set-up: docs/SECURITY.md. Its failure messages are cleaned (cleanText) before they are returned.
  *
  * A promise that never settles is reported as `timeout` as soon as the child's event loop empties
  * (nothing could ever settle it), rather than after the full wall clock; a promise kept pending by a
