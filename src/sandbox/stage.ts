@@ -46,6 +46,10 @@ export function sandboxStage(): Promise<SandboxStage> {
 
 async function build(): Promise<SandboxStage> {
   const source = await libraryBundle();
+  if (runsAsRoot() && !othersCanTraverse(os.tmpdir()))
+    throw new SandboxError(
+      `The temp folder ${os.tmpdir()} is out of reach of the sandbox's uids (a folder above it lacks o+x): set TMPDIR to one they can traverse, e.g. /tmp.`,
+    );
   sweepStaleStages();
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${process.pid}-`));
   process.on("exit", () => fs.rmSync(root, { recursive: true, force: true }));
@@ -100,13 +104,12 @@ function alive(pid: number): boolean {
   }
 }
 
-/** True when every folder above `file` lets others through and `file` lets others execute it. */
-function othersCanExecute(file: string): boolean {
+/** True when `target` and every folder above it let others through (execute, for a file). */
+function othersCanTraverse(target: string): boolean {
   try {
-    if ((fs.statSync(file).mode & 0o001) === 0) return false;
-    for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
-      if ((fs.statSync(dir).mode & 0o001) === 0) return false;
-      if (path.dirname(dir) === dir) return true;
+    for (let entry = target; ; entry = path.dirname(entry)) {
+      if ((fs.statSync(entry).mode & 0o001) === 0) return false;
+      if (path.dirname(entry) === entry) return true;
     }
   } catch {
     return false;
@@ -120,7 +123,7 @@ function othersCanExecute(file: string): boolean {
  */
 function stageRuntime(root: string): string {
   const binary = fs.realpathSync(sandboxRuntime().execPath);
-  if (!runsAsRoot() || othersCanExecute(binary)) return binary;
+  if (!runsAsRoot() || othersCanTraverse(binary)) return binary;
   const stat = fs.statSync(binary);
   const cache = path.join(os.tmpdir(), `questbench-runtime-${process.getuid?.()}`);
   const name = `node-${sandboxRuntime().version}-${stat.size}-${Math.round(stat.mtimeMs)}`;
