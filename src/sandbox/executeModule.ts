@@ -214,7 +214,12 @@ export async function executeModule(parameters: ExecuteModuleParameters): Promis
   const transpiled = await transpileModule(parameters.source, stage.bundle.entries);
   timings.transpileMs = performance.now() - transpileStart;
   if (!transpiled.ok)
-    return { ok: false, error: { code: "transpile_error", message: transpiled.message }, timings };
+    // esbuild quotes the model's source: cleaned like the child's own messages.
+    return {
+      ok: false,
+      error: { code: "transpile_error", message: cleanText(transpiled.message, MAX_CHILD_MESSAGE_CHARS) },
+      timings,
+    };
 
   const waitStart = performance.now();
   const child = await takeChild(memoryMb, stage);
