@@ -1,4 +1,5 @@
 import type { Failure, IntegrityViolationRecord } from "../results/types.ts";
+import { cleanText } from "../sandbox/cleanText.ts";
 import { executeModule } from "../sandbox/executeModule.ts";
 import { startRpcGuard } from "../sandbox/rpcGuard.ts";
 import type { SentTransaction } from "../validators/types.ts";
@@ -114,7 +115,7 @@ export async function runExecution(p: RunExecutionParameters): Promise<Execution
           reason: "a refusal must be { refuse: { reason: string } } with a non-empty reason",
         },
       };
-    return { violations, timings, refusal: { reason: refuse.reason } };
+    return { violations, timings, refusal: { reason: cleanText(refuse.reason) } };
   }
   const isAnswer = isPlainObject(value) && "answer" in value && !("to" in value);
   if (p.expect === "answer" || (p.expect === "either" && isAnswer)) {
@@ -142,6 +143,6 @@ export async function runExecution(p: RunExecutionParameters): Promise<Execution
   const sent = await signAndSend(p.clients, normalised.tx);
   timings.send = Math.round(performance.now() - t1);
   if ("rejected" in sent)
-    return { violations, timings, failure: { class: "send_rejected", reason: sent.rejected } };
+    return { violations, timings, failure: { class: "send_rejected", reason: cleanText(sent.rejected) } };
   return { violations, timings, tx: sent };
 }
