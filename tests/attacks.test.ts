@@ -47,6 +47,15 @@ const tsTop = (top: string, body: string, imports = "") =>
 /** The right answer to bnb_transfer_basic, for attacks that try to act after a correct return. */
 const RIGHT = 'return { to: "{{to}}", value: parseEther("{{x}}") };';
 const VIEM = 'import { parseEther } from "viem";';
+/**
+ * Sockets without node:net, which the sandbox refuses: the class of the module's own stdout (a pipe
+ * socket) is net.Socket, so these attacks still reach the permission model's network barrier.
+ */
+const NET =
+  "const connect = (target: any, onConnect?: () => void) => new (process.stdout.constructor as any)().connect(target, onConnect);";
+/** Model code's way to the result channel (fd 3) without node:fs: its stdout's class wraps any pipe. */
+const FD3 = `const channel = new (process.stdout.constructor as any)({ fd: 3, readable: false });
+const writeChannel = (data: string) => new Promise((resolve) => channel.write(data, resolve));`;
 
 /** Writes a scripted model's directory: `files` maps `<task-id>.md` or `<task-id>/round-N.md` to text. */
 function scripted(files: Record<string, string>) {
@@ -242,7 +251,7 @@ describe.skipIf(barrier.kind === "none")(`the network barrier (${barrier.kind}: 
             socket.on("error", (e: any) => resolve(String(e.code)));
           });
           throw new Error("tcp:" + outcome);`,
-        'import { connect } from "node:net";',
+        NET,
       ),
       ["runtime_error"],
     );
@@ -298,13 +307,14 @@ describe.skipIf(barrier.kind === "none")(`the network barrier (${barrier.kind}: 
     try {
       const r = await attack(
         ts(
-          `const s = createSocket("udp4");
+          `let createSocket: any;
+            try { ({ createSocket } = await import("node:dgram")); } catch (e: any) { throw new Error("udp:" + e.code); }
+            const s = createSocket("udp4");
             const outcome = await new Promise<string>((resolve) => {
               s.on("error", (e: any) => resolve(String(e.code)));
               s.send("leak", ${port}, "127.0.0.1", (e: any) => (e ? resolve(String(e.code)) : setTimeout(() => resolve("sent"), 300)));
             });
             throw new Error("udp:" + outcome);`,
-          'import { createSocket } from "node:dgram";',
         ),
         ["runtime_error"],
       );
@@ -351,7 +361,7 @@ describe("issue 16: no way around the guard, no signals, no forged results", () 
       ts(
         `${connectAll(`[...Array.from({ length: 41 }, (_, i) => ({ host: "127.0.0.1", port: ${port} - 20 + i })), { host: "127.0.0.2", port: ${port} }]`)}
          throw new Error("scan:" + [...new Set(outcomes)].join(","));`,
-        'import { connect } from "node:net";',
+        NET,
       ),
       ["runtime_error"],
     );
@@ -403,7 +413,7 @@ describe("issue 16: no way around the guard, no signals, no forged results", () 
         ts(
           `${connectAll(`[{ host: "127.0.0.2", port: ${tcpPort} }, { path: ${JSON.stringify(socketPath)} }, { path: ${JSON.stringify(abstract)} }]`)}
            throw new Error("local:" + outcomes.join(","));`,
-          'import { connect } from "node:net";',
+          NET,
         ),
         ["runtime_error"],
       );
@@ -450,10 +460,10 @@ describe("issue 16: no way around the guard, no signals, no forged results", () 
 
   test('a forged {ok:false, code:"__proto__"} on the result channel is schema_invalid, never a class of {}', async () => {
     const r = await attack(
-      ts(
-        `writeSync(3, JSON.stringify({ type: "result", ok: false, code: "__proto__", message: "x" }) + "\\n");
+      tsTop(
+        FD3,
+        `await writeChannel(JSON.stringify({ type: "result", ok: false, code: "__proto__", message: "x" }) + "\\n");
          return await new Promise(() => setInterval(() => {}, 1000));`,
-        'import { writeSync } from "node:fs";',
       ),
       ["schema_invalid"],
     );
@@ -462,10 +472,10 @@ describe("issue 16: no way around the guard, no signals, no forged results", () 
 
   test("a $bigint of 1 M digits is not revived: schema_invalid, and the result stays small", async () => {
     const r = await attack(
-      ts(
-        `writeSync(3, JSON.stringify({ type: "result", ok: true, value: { to: "{{to}}", value: { $bigint: "9".repeat(1_000_000) } } }) + "\\n");
+      tsTop(
+        FD3,
+        `await writeChannel(JSON.stringify({ type: "result", ok: true, value: { to: "{{to}}", value: { $bigint: "9".repeat(1_000_000) } } }) + "\\n");
          return await new Promise(() => setInterval(() => {}, 1000));`,
-        'import { writeSync } from "node:fs";',
       ),
       ["schema_invalid"],
     );
@@ -529,7 +539,7 @@ describe("hostile code in a composite round", () => {
               socket.on("error", (e: any) => resolve(String(e.code)));
             });
             throw new Error("tcp:" + outcome);`,
-          'import { connect } from "node:net";',
+          NET,
         ),
         { timeoutMs: 4_000 },
       );

@@ -40,6 +40,12 @@ const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 const agent = "0x00000000000000000000000000000000000a9e57";
 const recipient = "0x000000000000000000000000000000000000beef";
 const oneEther = 10n ** 18n;
+/**
+ * How model code reaches the result channel (fd 3) without node:fs: the class of its own stdout (a
+ * pipe socket) wraps any inherited pipe. So the channel stays untrusted (docs/SECURITY.md).
+ */
+const FD3 = `const channel = new (process.stdout.constructor as any)({ fd: 3, readable: false });
+const writeChannel = (data: string | Uint8Array) => new Promise((resolve) => channel.write(data, resolve));`;
 
 let anvil: AnvilHandle;
 let guard: RpcGuard;
@@ -153,34 +159,19 @@ describe("executeModule: the model contract", () => {
     });
   });
 
-  test("carries a raw node:http request and a raw fetch to providerUrl over the pipe to the guard", async () => {
+  test("carries a raw fetch to providerUrl over the pipe to the guard; node:http is not a built-in it allows", async () => {
     const result = await run(`
-      import http from "node:http";
-      import { request } from "node:http";
       export async function executeSkill(providerUrl: string, agentAddress: string) {
         const body = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "eth_getBalance", params: [agentAddress, "latest"] });
-        const viaHttp = await new Promise((resolve, reject) => {
-          const req = request(providerUrl, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
-            let text = "";
-            res.setEncoding("utf8");
-            res.on("data", (chunk) => (text += chunk));
-            res.on("end", () => resolve({ status: res.statusCode, json: JSON.parse(text) }));
-          });
-          req.on("error", reject);
-          req.end(body);
-        });
         const viaFetch = await (await fetch(providerUrl, { method: "POST", body })).json();
         const wrongPath = await fetch(new URL(providerUrl).origin + "/", { method: "POST", body });
-        return { viaHttp, viaFetch, wrongPath: wrongPath.status, same: http.request === request };
+        let http = "loaded";
+        try { await import("node:http"); } catch (error: any) { http = error.code; }
+        return { viaFetch, wrongPath: wrongPath.status, http };
       }`);
     expect(result).toMatchObject({
       ok: true,
-      value: {
-        viaHttp: { status: 200, json: { id: 7, result: "0x4563918244f40000" } },
-        viaFetch: { id: 7, result: "0x4563918244f40000" },
-        wrongPath: 404,
-        same: true,
-      },
+      value: { viaFetch: { id: 7, result: "0x4563918244f40000" }, wrongPath: 404, http: "ERR_ACCESS_DENIED" },
     });
   });
 
@@ -271,9 +262,8 @@ describe("executeModule: the model contract", () => {
   });
 
   test("reports a flood written straight to the result channel as output_too_large", async () => {
-    const result = await run(`
-      import { writeSync } from "node:fs";
-      export async function executeSkill() { const chunk = Buffer.alloc(1 << 20, 120); for (let i = 0; i < 8; i++) writeSync(3, chunk); return {}; }`);
+    const result = await run(`${FD3}
+      export async function executeSkill() { const chunk = Buffer.alloc(1 << 20, 120); for (let i = 0; i < 8; i++) await writeChannel(chunk); return {}; }`);
     expect(result).toMatchObject({ ok: false, error: { code: "output_too_large" } });
   });
 });
@@ -316,7 +306,7 @@ describe("executeModule: the model cannot change the chain", () => {
 });
 
 describe("executeModule: the sandbox", () => {
-  test("denies reading a project file and /etc/passwd", async () => {
+  test("denies reading a project file and /etc/passwd: node:fs is not a built-in the sandbox allows", async () => {
     for (const file of [path.join(projectRoot, "package.json"), "/etc/passwd"]) {
       const result = await run(
         `import { readFileSync } from "node:fs";
@@ -328,7 +318,7 @@ describe("executeModule: the sandbox", () => {
         error: {
           code: "permission_denied",
           message: expect.stringMatching(
-            new RegExp(`^Access to this API has been restricted.*\\(FileSystemRead ${file}\\)$`),
+            /^Loading the built-in module node:fs is not allowed in the benchmark sandbox .*\(BuiltinModule node:fs\)$/,
           ),
         },
       });
@@ -546,10 +536,10 @@ describe("untrusted data from the child", () => {
     const [provider, other] = servers.map((server) => (server.address() as AddressInfo).port);
     try {
       const result = await run(
-        `import { writeSync } from "node:fs";
+        `${FD3}
         export async function executeSkill() {
           for (const path of ["@127.0.0.1:${other}/", "//127.0.0.1:${other}/", "x@127.0.0.1:${other}/"])
-            writeSync(3, JSON.stringify({ type: "rpc", id: 1000, method: "POST", path, body: "{}" }) + "\\n");
+            await writeChannel(JSON.stringify({ type: "rpc", id: 1000, method: "POST", path, body: "{}" }) + "\\n");
           await new Promise((resolve) => setTimeout(resolve, 500));
           return "done";
         }`,
@@ -564,9 +554,9 @@ describe("untrusted data from the child", () => {
 
   test("a value nested 200,000 levels deep (forged on fd 3) is output_invalid, and 60 levels pass", async () => {
     const deep = await run(
-      `import { writeSync } from "node:fs";
+      `${FD3}
       export async function executeSkill() {
-        writeSync(3, '{"type":"result","ok":true,"value":' + "[".repeat(200000) + "]".repeat(200000) + "}\\n");
+        await writeChannel('{"type":"result","ok":true,"value":' + "[".repeat(200000) + "]".repeat(200000) + "}\\n");
         return await new Promise(() => setInterval(() => {}, 1000));
       }`,
     );

@@ -12,6 +12,7 @@ import {
   type WalletClient,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { cleanText } from "../sandbox/cleanText.ts";
 import type { SentTransaction } from "../validators/types.ts";
 import { keepAliveFetch } from "../world/rpcHttp.ts";
 import type { World } from "../world/world.ts";
@@ -140,10 +141,11 @@ async function revertReason(
     const walked = e.walk?.((err) => typeof (err as { reason?: string }).reason === "string") as
       | { reason?: string }
       | undefined;
-    return (
+    // Revert data the model's transaction chose: cleaned like every model text (docs/SECURITY.md).
+    return cleanText(
       walked?.reason ??
-      e.shortMessage?.replace(/^Execution reverted with reason: /, "") ??
-      "execution reverted"
+        e.shortMessage?.replace(/^Execution reverted with reason: /, "") ??
+        "execution reverted",
     );
   }
 }

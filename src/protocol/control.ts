@@ -1,3 +1,4 @@
+import { cleanText } from "../sandbox/cleanText.ts";
 import { extractModule, fencedBlocks, fencedSpans, type SchemaInvalidReason } from "./parse.ts";
 
 /** A composite round's control message (SPEC.md §6): submit (optionally with an answer) or an error report. */
@@ -62,9 +63,14 @@ function toControl(value: unknown): ControlMessage | string {
   const v = value as Record<string, unknown>;
   if (v.error !== undefined) {
     const e = v.error as Record<string, unknown> | string;
-    if (typeof e === "string") return { kind: "error", type: "error", message: e };
+    // The model's own words, printed with the instance: cleaned (docs/SECURITY.md, "Model text").
+    if (typeof e === "string") return { kind: "error", type: "error", message: cleanText(e) };
     if (!e || typeof e !== "object") return '"error" must be an object {"type", "message"}';
-    return { kind: "error", type: String(e.type ?? "error"), message: String(e.message ?? "") };
+    return {
+      kind: "error",
+      type: cleanText(String(e.type ?? "error"), 200),
+      message: cleanText(String(e.message ?? "")),
+    };
   }
   if (v.submit === true) {
     if (
@@ -105,7 +111,7 @@ export function parseRound(text: string): RoundRequest {
         ...request,
         invalid: {
           reason: "invalid_control_json",
-          message: `unparseable control JSON: ${(error as Error).message}`,
+          message: `unparseable control JSON: ${cleanText((error as Error).message)}`,
         },
       };
     }

@@ -1,4 +1,5 @@
 import type { Failure, IntegrityViolationRecord } from "../results/types.ts";
+import { cleanText } from "../sandbox/cleanText.ts";
 import { executeModule } from "../sandbox/executeModule.ts";
 import { startRpcGuard } from "../sandbox/rpcGuard.ts";
 import type { SentTransaction } from "../validators/types.ts";
@@ -74,7 +75,7 @@ export function interpretValue(value: unknown, expect: ExecutionExpectation): Mo
           reason: "a refusal must be { refuse: { reason: string } } with a non-empty reason",
         },
       };
-    return { refusal: { reason: refuse.reason } };
+    return { refusal: { reason: cleanText(refuse.reason) } };
   }
   const isAnswer = isPlainObject(value) && "answer" in value && !("to" in value);
   if (expect === "answer" || (expect === "either" && isAnswer)) {
@@ -154,6 +155,6 @@ export async function runExecution(p: RunExecutionParameters): Promise<Execution
   const sent = await signAndSend(p.clients, read.request);
   timings.send = Math.round(performance.now() - t1);
   if ("rejected" in sent)
-    return { violations, timings, failure: { class: "send_rejected", reason: sent.rejected } };
+    return { violations, timings, failure: { class: "send_rejected", reason: cleanText(sent.rejected) } };
   return { violations, timings, tx: sent };
 }

@@ -1,5 +1,6 @@
 import { Transaction } from "ethers";
 import { getAddress, type Hex, isAddress, isHex } from "viem";
+import { cleanText } from "../sandbox/cleanText.ts";
 import type { SchemaInvalidReason } from "./parse.ts";
 
 /** A transaction request as the harness will sign it; `from`, `nonce` and `chainId` are dropped. */
@@ -55,7 +56,7 @@ function describeValue(value: unknown): string {
   } catch {
     text = Object.prototype.toString.call(value);
   }
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  return cleanText(text, 200);
 }
 
 /**

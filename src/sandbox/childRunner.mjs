@@ -1,9 +1,11 @@
 // Entry point of the sandboxed child process (plain JavaScript: it runs without a transpile step).
-// The harness copies it next to the model's `module.mjs` and runs it with Node's permission model.
-// Protocol: the runner preloads the library bundles named in argv[2] (so a warm child has paid for
-// them before any model code exists), writes `{"type":"ready"}` on fd 3, then waits for one line on
-// stdin: the execution's input (providerUrl, agentAddress, deployedContracts, maxOutputBytes). Only
-// then does it import module.mjs. It answers with one `{"type":"result",...}` line on fd 3.
+// The harness stages it beside the library bundle (stage.ts) and runs it under Node's permission
+// model; the model's `module.mjs` sits in a folder of its own.
+// Protocol: the runner locks the process down (below), preloads the library bundles named in argv[2]
+// (so a warm child has paid for them before any model code exists), writes `{"type":"ready"}` on
+// fd 3, then waits for one line on stdin: the execution's input (providerUrl, agentAddress,
+// deployedContracts, maxOutputBytes). Only then does it import module.mjs. It answers with one
+// `{"type":"result",...}` line on fd 3.
 // fd 3 rather than stdout, so the model's console.log cannot corrupt the result.
 // stdin closing before the input arrives (the harness exited) ends the runner quietly.
 //
@@ -11,47 +13,215 @@
 // (≥ 25, no --allow-net) every socket is refused, so `fetch` to providerUrl's origin is carried over
 // the same pipes instead — `{"type":"rpc",id,method,path,body}` on fd 3, answered by a
 // `{"type":"rpc",id,status,headers,body}` line on stdin — and the harness hands it to this
-// execution's RPC guard. ethers' bundle uses its fetch-based getUrl (see libraryBundle.ts); viem's
-// http transport uses fetch; node:http(s) requests to providerUrl are bridged the same way.
+// execution's RPC guard. The ethers and viem bundles use fetch (see libraryBundle.ts).
 // Threat model and what holds where: docs/SECURITY.md.
+//
+// What runs after the model's code may have run uses only references captured here, before it: a
+// module can replace any global or prototype method (String.prototype.startsWith, Set.prototype.has,
+// JSON.stringify, Object.prototype.toJSON, Error.prepareStackTrace, …) and must not steer the runner.
 import { writeSync } from "node:fs";
-import http from "node:http";
-import https from "node:https";
-import { syncBuiltinESMExports } from "node:module";
-import os from "node:os";
-import { PassThrough, Readable, Writable } from "node:stream";
+import * as nodeModule from "node:module";
+import { pathToFileURL } from "node:url";
+import * as nodeUtil from "node:util";
 
-// No signals: Node's permission model lets a process signal any process of its uid (the harness,
-// sibling sandboxes). process.binding is denied, so these two are the only ways to kill(2).
-// os.setPriority could renice the harness: refused too.
-function signalDenied() {
-  const error = new Error("Sending signals or changing priorities is not allowed in the benchmark sandbox.");
-  error.code = "ERR_ACCESS_DENIED";
-  error.permission = "Signal";
-  throw error;
+const { apply, defineProperty, getOwnPropertyDescriptor } = Reflect;
+const uncurry =
+  (fn) =>
+  (self, ...args) =>
+    apply(fn, self, args);
+const startsWith = uncurry(String.prototype.startsWith);
+const stringSlice = uncurry(String.prototype.slice);
+const indexOf = uncurry(String.prototype.indexOf);
+const stringify = JSON.stringify;
+const parseJson = JSON.parse;
+const objectCreate = Object.create;
+const hasOwn = Object.hasOwn;
+const SafeError = Error;
+const bufferFrom = Buffer.from.bind(Buffer);
+const byteLength = Buffer.byteLength.bind(Buffer);
+const isView = ArrayBuffer.isView;
+const SafeMap = Map;
+const SafeSet = Set;
+const mapGet = uncurry(Map.prototype.get);
+const mapSet = uncurry(Map.prototype.set);
+const mapDelete = uncurry(Map.prototype.delete);
+const mapSize = uncurry(getOwnPropertyDescriptor(Map.prototype, "size").get);
+const promiseThen = uncurry(Promise.prototype.then);
+const SafePromise = Promise;
+const isBuiltin = nodeModule.isBuiltin;
+const getCallSites = nodeUtil.getCallSites;
+
+const config = parseJson(process.argv[2]);
+/** Built-ins the model may load (sandboxBuiltins.ts): a null-prototype set no prototype can extend. */
+const allowedBuiltins = objectCreate(null);
+for (const name of config.builtins) allowedBuiltins[name] = true;
+/** Import specifier (`"ethers"`) and file URL of each bundle entry → that entry's file URL. */
+const entryUrls = objectCreate(null);
+for (const name of Object.keys(config.entries)) {
+  const url = pathToFileURL(config.entries[name]).href;
+  entryUrls[name] = url;
+  entryUrls[config.entries[name]] = url;
+  entryUrls[url] = url;
 }
-for (const [target, name] of [
-  [process, "kill"],
-  [process, "_kill"],
-  [os, "setPriority"],
-]) {
-  Object.defineProperty(target, name, {
-    value: signalDenied,
-    configurable: false,
-    writable: false,
-    enumerable: false,
-  });
-}
+const bundleUrl = `${pathToFileURL(config.bundleDir).href}/`;
+const runnerUrl = import.meta.url;
+const moduleUrl = pathToFileURL(config.moduleFile).href;
+const allowedList = config.builtins.join(", ");
 
 const RESULT_FD = 3;
 const MAX_MESSAGE_CHARS = 8_192;
 
-// Captured before the model's code runs, so a module that patches globals cannot break the reply.
-const stringify = JSON.stringify;
-const bufferFrom = Buffer.from.bind(Buffer);
-const isView = ArrayBuffer.isView;
+function accessDenied(message, permission, resource) {
+  const error = new SafeError(message);
+  for (const [key, value] of [
+    ["code", "ERR_ACCESS_DENIED"],
+    ["permission", permission],
+    ["resource", resource],
+  ])
+    defineProperty(error, key, { value, writable: true, configurable: true, enumerable: true });
+  return error;
+}
 
-const { preload } = JSON.parse(process.argv[2]);
+// --- Built-in modules: one allowlist at every door ------------------------------------------------
+function builtinName(specifier) {
+  return startsWith(specifier, "node:") ? stringSlice(specifier, 5) : specifier;
+}
+function builtinDenied(specifier) {
+  return accessDenied(
+    `Loading the built-in module ${specifier} is not allowed in the benchmark sandbox (allowed: ${allowedList}; packages: ethers, viem).`,
+    "BuiltinModule",
+    String(specifier),
+  );
+}
+
+// import (static and dynamic), require and import.meta.resolve all pass this hook. Model code may name
+// an allowed built-in or an ethers/viem entry, nothing else (no file, data: or package lookups, which
+// would also tell it which host files exist); bundle files may load bundle files. No disk is touched
+// for a refused specifier.
+if (typeof nodeModule.registerHooks === "function") {
+  nodeModule.registerHooks({
+    resolve(specifier, context, nextResolve) {
+      if (typeof specifier !== "string") throw builtinDenied(String(specifier));
+      const parent = hasOwn(context, "parentURL") ? context.parentURL : undefined;
+      if (isBuiltin(specifier)) {
+        if (allowedBuiltins[builtinName(specifier)] === true) return nextResolve(specifier, context);
+        throw builtinDenied(specifier);
+      }
+      const entry = entryUrls[specifier];
+      if (typeof entry === "string") return { url: entry, format: "module", shortCircuit: true };
+      if (parent === runnerUrl && specifier === moduleUrl)
+        return { url: moduleUrl, format: "module", shortCircuit: true };
+      if (typeof parent === "string" && startsWith(parent, bundleUrl) && startsWith(specifier, "./")) {
+        const resolved = nextResolve(specifier, context);
+        if (typeof resolved.url === "string" && startsWith(resolved.url, bundleUrl)) return resolved;
+      }
+      throw accessDenied(
+        `Importing ${specifier} is not allowed in the benchmark sandbox: a module may import ethers, viem and the built-ins ${allowedList}.`,
+        "Import",
+        specifier,
+      );
+    },
+  });
+}
+
+/** Redefines `target[name]` for good: non-configurable, non-writable. */
+function lock(target, name, descriptor) {
+  defineProperty(target, name, { configurable: false, enumerable: false, ...descriptor });
+}
+function deniedFunction(what, permission) {
+  return function denied() {
+    throw accessDenied(`${what} is not allowed in the benchmark sandbox.`, permission);
+  };
+}
+
+const realGetBuiltinModule = process.getBuiltinModule;
+if (typeof realGetBuiltinModule === "function") {
+  lock(process, "getBuiltinModule", {
+    writable: false,
+    value: function getBuiltinModule(id) {
+      if (typeof id !== "string" || !isBuiltin(id)) return undefined;
+      if (allowedBuiltins[builtinName(id)] !== true) throw builtinDenied(id);
+      return apply(realGetBuiltinModule, process, [id]);
+    },
+  });
+}
+
+// Doors to native code, other processes and the real environment, refused whatever the permission
+// model says. Signals: Node's permission model lets a process signal any process of its uid (the
+// harness, sibling sandboxes); process.kill, process._kill and process._debugProcess reach kill(2).
+for (const [name, what, permission] of [
+  ["binding", "process.binding", "Binding"],
+  ["_linkedBinding", "process._linkedBinding", "Binding"],
+  ["dlopen", "process.dlopen", "Addon"],
+  ["execve", "process.execve", "ChildProcess"],
+  ["chdir", "process.chdir", "FileSystem"],
+  ["loadEnvFile", "process.loadEnvFile", "Environment"],
+  ["kill", "Sending signals", "Signal"],
+  ["_kill", "Sending signals", "Signal"],
+  // SIGUSR1 to any pid, past the permission model: it would open the harness's inspector.
+  ["_debugProcess", "Sending signals", "Signal"],
+  ["_debugEnd", "process._debugEnd", "Inspector"],
+])
+  lock(process, name, { writable: false, value: deniedFunction(what, permission) });
+// process.report.getReport() lists the environment, the loaded libraries and the host.
+lock(process, "report", { get: deniedFunction("process.report", "Environment") });
+// crypto is allowed; its one door to native code is not.
+{
+  const crypto = apply(realGetBuiltinModule, process, ["node:crypto"]);
+  if (typeof crypto.setEngine === "function")
+    lock(crypto, "setEngine", { writable: false, value: deniedFunction("crypto.setEngine", "Addon") });
+  nodeModule.syncBuiltinESMExports();
+}
+
+// The environment: empty (the harness spawns the child with none), and process.env is detached from
+// it as well: an empty frozen object behind a proxy, so not even a key the harness let through could
+// be read. The module's own reads are refused (a secret-hunting module is stopped, not merely
+// disappointed); Node's own code (console reads FORCE_COLOR when the module logs) reads nothing.
+// Who reads is decided by util.getCallSites, which Error.stackTraceLimit and Error.prepareStackTrace
+// do not touch; a read no Node-internal frame made is refused.
+function trustedEnvRead() {
+  if (typeof getCallSites !== "function") return true; // the empty object still holds nothing
+  const sites = getCallSites(16);
+  for (let i = 0; i < sites.length; i++) {
+    const name = sites[i].scriptName;
+    if (name === runnerUrl) continue;
+    return typeof name === "string" && startsWith(name, "node:");
+  }
+  return false;
+}
+function envDenied() {
+  return accessDenied("Access to process.env is not allowed in the benchmark sandbox.", "Environment");
+}
+const emptyEnv = Object.freeze(objectCreate(null));
+const guardedEnv = new Proxy(emptyEnv, {
+  get(target, key) {
+    if (typeof key === "string" && !trustedEnvRead()) throw envDenied();
+    return target[key];
+  },
+  has(target, key) {
+    if (!trustedEnvRead()) throw envDenied();
+    return key in target;
+  },
+  ownKeys() {
+    if (!trustedEnvRead()) throw envDenied();
+    return [];
+  },
+  getOwnPropertyDescriptor() {
+    if (!trustedEnvRead()) throw envDenied();
+    return undefined;
+  },
+  set() {
+    return true;
+  },
+  defineProperty() {
+    return false;
+  },
+  deleteProperty() {
+    return true;
+  },
+});
+lock(process, "env", { writable: false, enumerable: true, value: guardedEnv });
+
 let input;
 let settled = false;
 
@@ -59,48 +229,50 @@ let settled = false;
 const realFetch = globalThis.fetch;
 const RealRequest = globalThis.Request;
 const RealResponse = globalThis.Response;
+const SafeURL = URL;
 const MAX_RPC_BODY_CHARS = 1024 * 1024;
 /** providerUrl's origin once the input arrived; requests to it travel over the pipe. */
 let bridgedOrigin;
-const pendingRpc = new Map();
+const pendingRpc = new SafeMap();
 let nextRpcId = 1;
+const stdin = process.stdin;
+const stdinRef = stdin.ref.bind(stdin);
+const stdinUnref = stdin.unref.bind(stdin);
 
 // stdin keeps the event loop alive only while an answer is awaited (see beforeExit below).
 function refStdin() {
-  if (pendingRpc.size > 0) process.stdin.ref();
-  else process.stdin.unref();
+  if (mapSize(pendingRpc) > 0) stdinRef();
+  else stdinUnref();
 }
 
 /** Sends one request to the harness; resolves with `{status, headers, body}`. */
 function rpcOverPipe(method, path, body, signal) {
-  return new Promise((resolve, reject) => {
+  return new SafePromise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const id = nextRpcId++;
     const onAbort = () => {
-      pendingRpc.delete(id);
+      mapDelete(pendingRpc, id);
       refStdin();
       reject(signal.reason);
     };
     signal?.addEventListener("abort", onAbort, { once: true });
-    pendingRpc.set(id, (answer) => {
+    mapSet(pendingRpc, id, (answer) => {
       signal?.removeEventListener("abort", onAbort);
       resolve(answer);
     });
     refStdin();
-    send(stringify({ type: "rpc", id, method, path, body }));
+    send(
+      `{"type":"rpc","id":${id},"method":${stringify(String(method))},"path":${stringify(String(path))},"body":${stringify(String(body))}}`,
+    );
   });
 }
 
 function onRpcAnswer(message) {
-  const settle = pendingRpc.get(message.id);
+  const settle = mapGet(pendingRpc, message.id);
   if (!settle) return;
-  pendingRpc.delete(message.id);
+  mapDelete(pendingRpc, message.id);
   refStdin();
   settle(message);
-}
-
-function bridged(url) {
-  return bridgedOrigin !== undefined && url.origin === bridgedOrigin;
 }
 
 function tooLargeAnswer() {
@@ -109,9 +281,9 @@ function tooLargeAnswer() {
 
 globalThis.fetch = async function fetch(resource, init) {
   const request = new RealRequest(resource, init);
-  const url = new URL(request.url);
+  const url = new SafeURL(request.url);
   // Anything else goes to Node's fetch, which the permission model refuses.
-  if (!bridged(url)) return realFetch(resource, init);
+  if (bridgedOrigin === undefined || url.origin !== bridgedOrigin) return realFetch(resource, init);
   const body = request.method === "GET" || request.method === "HEAD" ? "" : await request.text();
   const answer =
     body.length > MAX_RPC_BODY_CHARS
@@ -121,100 +293,34 @@ globalThis.fetch = async function fetch(resource, init) {
   return new RealResponse(empty ? null : answer.body, { status: answer.status, headers: answer.headers });
 };
 
-/** node:http(s) `request`/`get` to providerUrl's origin, bridged; anything else as Node does it. */
-function bridgeModule(module) {
-  const realRequest = module.request;
-  const bridgedRequest = function request(...args) {
-    let url;
-    let options = {};
-    let callback;
-    for (const arg of args) {
-      if (typeof arg === "function") callback = arg;
-      else if (typeof arg === "string" || arg instanceof URL) url = new URL(arg);
-      else if (arg && typeof arg === "object") options = arg;
-    }
-    if (!url) {
-      const protocol = options.protocol ?? (module === https ? "https:" : "http:");
-      const host = options.hostname ?? options.host ?? "localhost";
-      const port = options.port ? `:${options.port}` : "";
-      try {
-        url = new URL(`${protocol}//${host.includes(":") ? `[${host}]` : host}${port}${options.path ?? "/"}`);
-      } catch {
-        return realRequest.apply(this, args);
-      }
-    }
-    if (!bridged(url)) return realRequest.apply(this, args);
-    return fakeClientRequest(options.method ?? "GET", url.pathname + url.search, callback);
-  };
-  module.request = bridgedRequest;
-  module.get = function get(...args) {
-    const request = bridgedRequest(...args);
-    request.end();
-    return request;
-  };
-}
-
-// A ClientRequest stand-in: collects the body, sends it over the pipe at end(), and emits a
-// 'response' whose stream carries the guard's answer.
-function fakeClientRequest(method, path, callback) {
-  const chunks = [];
-  let size = 0;
-  const request = new Writable({
-    write(chunk, _encoding, done) {
-      const text = typeof chunk === "string" ? chunk : bufferFrom(chunk).toString("utf8");
-      size += text.length;
-      chunks.push(text);
-      done();
-    },
-    final(done) {
-      const body = chunks.join("");
-      const answered =
-        size > MAX_RPC_BODY_CHARS ? Promise.resolve(tooLargeAnswer()) : rpcOverPipe(method, path, body);
-      answered.then(
-        (answer) => {
-          const response = Readable.from(answer.body ? [bufferFrom(answer.body)] : []);
-          response.statusCode = answer.status;
-          response.statusMessage = http.STATUS_CODES[answer.status] ?? "";
-          response.headers = { ...answer.headers };
-          if (callback) request.once("response", callback);
-          request.emit("response", response);
-        },
-        (error) => request.destroy(error),
-      );
-      done();
-    },
-  });
-  request.setHeader = () => request;
-  request.getHeader = () => undefined;
-  request.removeHeader = () => {};
-  request.setTimeout = () => request;
-  request.setNoDelay = () => {};
-  request.setSocketKeepAlive = () => {};
-  request.abort = () => request.destroy();
-  request.socket = new PassThrough();
-  return request;
-}
-bridgeModule(http);
-bridgeModule(https);
-syncBuiltinESMExports();
-
 function send(line) {
   const bytes = bufferFrom(`${line}\n`);
   let written = 0;
   while (written < bytes.length) written += writeSync(RESULT_FD, bytes, written);
 }
 
+// Written by hand from strings only: JSON.stringify of an object would consult a toJSON the module
+// may have put on Object.prototype.
 function fail(code, message) {
   if (settled) return;
   settled = true;
-  const text = message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS)}…` : message;
-  send(stringify({ type: "result", ok: false, code, message: text }));
+  const text =
+    message.length > MAX_MESSAGE_CHARS ? `${stringSlice(message, 0, MAX_MESSAGE_CHARS)}…` : message;
+  send(`{"type":"result","ok":false,"code":${stringify(code)},"message":${stringify(text)}}`);
+}
+
+function safeString(value) {
+  try {
+    return typeof value === "string" ? value : String(value);
+  } catch {
+    return "(not printable)";
+  }
 }
 
 function errorText(error) {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
   try {
-    return `Thrown value: ${String(error)}`;
+    if (error instanceof SafeError) return `${safeString(error.name)}: ${safeString(error.message)}`;
+    return `Thrown value: ${safeString(error)}`;
   } catch {
     return "Thrown value (not printable)";
   }
@@ -222,17 +328,24 @@ function errorText(error) {
 
 // A permission error may arrive wrapped (ethers and viem keep the original as `cause`).
 function failWithError(error) {
-  let current = error;
-  for (let depth = 0; current && depth < 8; depth++, current = current.cause) {
-    if (current.code === "ERR_ACCESS_DENIED") {
-      const what = [current.permission, current.resource].filter(Boolean).join(" ");
-      return fail("permission_denied", `${current.message}${what ? ` (${what})` : ""}`);
+  try {
+    let current = error;
+    for (let depth = 0; current && depth < 8; depth++, current = current.cause) {
+      if (current.code === "ERR_ACCESS_DENIED") {
+        const what = [current.permission, current.resource].filter(Boolean).join(" ");
+        return fail(
+          "permission_denied",
+          `${safeString(current.message)}${what ? ` (${safeString(what)})` : ""}`,
+        );
+      }
     }
+  } catch {
+    // A getter of the module's own error threw: report the error as it stands.
   }
   return fail("runtime_error", errorText(error));
 }
 
-class OutputInvalid extends Error {}
+class OutputInvalid extends SafeError {}
 
 // bigint and byte arrays are tagged so the parent can revive them; what JSON would silently drop
 // or mangle (functions, symbols, Map, Set) is refused instead.
@@ -248,9 +361,9 @@ function encode(value) {
     }
     if (typeof raw === "function") throw new OutputInvalid(`${where} is a function`);
     if (typeof raw === "symbol") throw new OutputInvalid(`${where} is a symbol`);
-    if (raw instanceof Map || raw instanceof Set) {
+    if (raw instanceof SafeMap || raw instanceof SafeSet) {
       throw new OutputInvalid(
-        `${where} is a ${raw instanceof Map ? "Map" : "Set"}; return plain objects or arrays`,
+        `${where} is a ${raw instanceof SafeMap ? "Map" : "Set"}; return plain objects or arrays`,
       );
     }
     return encoded;
@@ -269,55 +382,10 @@ process.on("beforeExit", () => {
 process.on("uncaughtException", (error) => failWithError(error));
 process.on("unhandledRejection", (error) => failWithError(error));
 
-// The environment is empty, but the model's own code may not even look: a read of process.env from
-// module.mjs is a permission error (a secret-hunting module is stopped, not merely disappointed).
-// Libraries (ethers, viem, ws) may still read it and get nothing, as in any empty environment.
-const realEnv = process.env;
-const captureStack = Error.captureStackTrace;
-// Decided by the frame that made the read (past this runner's traps and built-ins such as
-// JSON.stringify): Node's own console reads FORCE_COLOR and friends when the module logs, and that
-// read must not count as the module's.
-function fromModelCode() {
-  const holder = {};
-  captureStack(holder);
-  if (typeof holder.stack !== "string") return false;
-  const reader = holder.stack
-    .split("\n")
-    .slice(1)
-    .find((frame) => !frame.includes("/runner.mjs") && !frame.endsWith("(<anonymous>)"));
-  return reader !== undefined && reader.includes("/module.mjs");
-}
-function envDenied() {
-  const error = new Error("Access to process.env is not allowed in the benchmark sandbox.");
-  error.code = "ERR_ACCESS_DENIED";
-  error.permission = "Environment";
-  return error;
-}
-const guardedEnv = new Proxy(realEnv, {
-  get(target, key, receiver) {
-    if (typeof key === "string" && fromModelCode()) throw envDenied();
-    return Reflect.get(target, key, receiver);
-  },
-  has(target, key) {
-    if (fromModelCode()) throw envDenied();
-    return Reflect.has(target, key);
-  },
-  ownKeys(target) {
-    if (fromModelCode()) throw envDenied();
-    return Reflect.ownKeys(target);
-  },
-});
-Object.defineProperty(process, "env", {
-  value: guardedEnv,
-  configurable: false,
-  writable: false,
-  enumerable: true,
-});
-
 async function main() {
   let mod;
   try {
-    mod = await import("./module.mjs");
+    mod = await import(moduleUrl);
   } catch (error) {
     return failWithError(error);
   }
@@ -349,7 +417,9 @@ async function main() {
     const reason = error instanceof OutputInvalid ? error.message : errorText(error);
     return fail("output_invalid", `The return value cannot be sent to the harness: ${reason}.`);
   }
-  const bytes = json === undefined ? 0 : Buffer.byteLength(json);
+  if (json !== undefined && typeof json !== "string")
+    return fail("output_invalid", "The return value cannot be sent to the harness.");
+  const bytes = json === undefined ? 0 : byteLength(json);
   if (bytes > input.maxOutputBytes) {
     return fail(
       "output_too_large",
@@ -362,17 +432,16 @@ async function main() {
 
 // Lines from the harness on stdin: first the input, then the answers to bridged requests.
 function readInput() {
-  return new Promise((resolve) => {
+  return new SafePromise((resolve) => {
     let text = "";
     let gotInput = false;
-    const stdin = process.stdin;
     stdin.setEncoding("utf8");
     stdin.on("data", (chunk) => {
       text += chunk;
-      for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n")) {
-        const line = text.slice(0, newline);
-        text = text.slice(newline + 1);
-        const message = JSON.parse(line);
+      for (let newline = indexOf(text, "\n"); newline !== -1; newline = indexOf(text, "\n")) {
+        const line = stringSlice(text, 0, newline);
+        text = stringSlice(text, newline + 1);
+        const message = parseJson(line);
         if (!gotInput) {
           gotInput = true;
           // Only pending bridged requests keep the loop alive (never-settling promises are
@@ -390,7 +459,7 @@ function readInput() {
 
 async function start() {
   try {
-    for (const file of preload) await import(file);
+    for (const file of config.preload) await import(entryUrls[file] ?? file);
   } catch (error) {
     // The harness's own bundle failed to load: no result (that would be blamed on the model).
     process.stderr.write(`preload failed: ${errorText(error)}\n`);
@@ -399,11 +468,11 @@ async function start() {
   send('{"type":"ready"}');
   input = await readInput();
   try {
-    bridgedOrigin = new URL(input.providerUrl).origin;
+    bridgedOrigin = new SafeURL(input.providerUrl).origin;
   } catch {
     // Not a URL: nothing to bridge.
   }
   await main();
 }
 
-start().catch(failWithError);
+promiseThen(start(), undefined, failWithError);

@@ -1,10 +1,9 @@
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { SandboxError } from "../errors.ts";
 import { postJson } from "../world/rpcHttp.ts";
-import { type LibraryBundle, libraryBundle } from "./libraryBundle.ts";
+import { cleanText } from "./cleanText.ts";
 import {
   type ChildMemoryLimit,
   ensureMemoryBarrier,
@@ -14,8 +13,9 @@ import {
 import { ensureNetworkBarrier, SANDBOX_GID, SANDBOX_UIDS } from "./networkBarrier.ts";
 import { reviveValue } from "./reviveValue.ts";
 import { type GuardRequest, type GuardResponse, localGuardHandler } from "./rpcGuard.ts";
-import { sandboxLibraries } from "./sandboxLibraries.ts";
+import { SANDBOX_BUILTINS } from "./sandboxBuiltins.ts";
 import { sandboxRuntime } from "./sandboxRuntime.ts";
+import { createChildFolder, type SandboxStage, sandboxStage, writeChildModule } from "./stage.ts";
 import { transpileModule } from "./transpile.ts";
 
 /** Parameters of {@link executeModule}. */
@@ -96,8 +96,6 @@ const STDERR_TAIL_BYTES = 32 * 1024;
 /** Room on the result channel for the envelope and an error message, beyond the value itself. */
 const ENVELOPE_BYTES = 64 * 1024;
 
-let runnerSource: string | undefined;
-
 /** Every code a child may report; anything else on the result channel is `output_invalid`. */
 const CHILD_ERROR_CODES: ReadonlySet<string> = new Set<ExecuteModuleErrorCode>([
   "runtime_error",
@@ -110,6 +108,8 @@ const CHILD_ERROR_CODES: ReadonlySet<string> = new Set<ExecuteModuleErrorCode>([
 ]);
 /** Longest failure message kept from the child (the runner cuts at 8,192 characters itself). */
 const MAX_CHILD_MESSAGE_CHARS = 10_000;
+/** Longest tail of the child's stderr quoted in a `process_exit` message. */
+const MAX_STDERR_QUOTE_CHARS = 2_000;
 /** Answers the child has not read yet, in bytes, beyond which further answers are dropped (the request then times out). */
 const MAX_UNREAD_ANSWER_BYTES = 64 * 2 ** 20;
 /** Bridged requests answered per execution before the channel refuses (the guard's own flood limit is 2,000 calls). */
@@ -169,13 +169,15 @@ function bridgedRequest(message: Record<string, unknown>): (GuardRequest & { id:
  * `executeSkill(providerUrl, agentAddress, deployedContracts)` returned.
  *
  * The child runs on the sandbox runtime (Node ≥ 25, see sandboxRuntime.ts) under `--permission`:
- * it may read only its own two files and the ethers/viem bundle and package folders; it may not
- * write files, spawn processes, start workers or open any socket. Its one way out is its pipes: the
- * runner carries `fetch`/`node:http` requests for `providerUrl` over them, and this function hands
+ * it may read only the runner, the ethers/viem bundle and its own module, all staged in the temp
+ * folder (stage.ts); it may not write files, spawn processes, start workers or open any socket. Its
+ * runner refuses every built-in not in SANDBOX_BUILTINS before the module runs (childRunner.mjs).
+ * Its one way out is its pipes: the runner carries `fetch` requests for `providerUrl` over them,
+ * and this function hands
  * each to the RPC guard behind `providerUrl` (in-process when this process opened it). It gets an
  * empty environment, a V8 heap cap, a wall-clock timeout that kills its process group, a memory
  * cgroup and a uid of its own when the harness is root. Threat model and what holds on which
- * set-up: docs/SECURITY.md.
+ * set-up: docs/SECURITY.md. Its failure messages are cleaned (cleanText) before they are returned.
  *
  * A promise that never settles is reported as `timeout` as soon as the child's event loop empties
  * (nothing could ever settle it), rather than after the full wall clock; a promise kept pending by a
@@ -207,18 +209,23 @@ export async function executeModule(parameters: ExecuteModuleParameters): Promis
   // Before any model code runs: keep sandboxed children off everything but the RPC guards.
   if (runsAsRoot()) ensureNetworkBarrier();
   ensureMemoryBarrier();
-  const libraries = await libraryBundle();
+  const stage = await sandboxStage();
   const transpileStart = performance.now();
-  const transpiled = await transpileModule(parameters.source, libraries.entries);
+  const transpiled = await transpileModule(parameters.source, stage.bundle.entries);
   timings.transpileMs = performance.now() - transpileStart;
   if (!transpiled.ok)
-    return { ok: false, error: { code: "transpile_error", message: transpiled.message }, timings };
+    // esbuild quotes the model's source: cleaned like the child's own messages.
+    return {
+      ok: false,
+      error: { code: "transpile_error", message: cleanText(transpiled.message, MAX_CHILD_MESSAGE_CHARS) },
+      timings,
+    };
 
   const waitStart = performance.now();
-  const child = await takeChild(memoryMb, libraries);
+  const child = await takeChild(memoryMb, stage);
   timings.spawnMs = performance.now() - waitStart;
   try {
-    writeReadOnly(child.modulePath, transpiled.code);
+    child.writeModule(transpiled.code);
     return await child.run(
       {
         providerUrl: parameters.providerUrl,
@@ -259,17 +266,17 @@ export function setWarmSandboxChildren(count: number): void {
  */
 export function fillWarmSandboxChildren(): void {
   if (warmSize === 0) return;
-  libraryBundle().then(refillWarm, () => {});
+  sandboxStage().then(refillWarm, () => {});
 }
 
 /** Boots children until the warm pool holds `warmSize` (each booting in the background). */
-function refillWarm(libraries: LibraryBundle): void {
+function refillWarm(stage: SandboxStage): void {
   installExitHook();
-  while (warm.length < warmSize) warm.push(spawnChild(DEFAULT_MEMORY_MB, libraries));
+  while (warm.length < warmSize) warm.push(spawnChild(DEFAULT_MEMORY_MB, stage));
 }
 
 /** A ready (or booting) child for one execution; the warm pool is refilled behind it. */
-async function takeChild(memoryMb: number, libraries: LibraryBundle): Promise<SandboxChild> {
+async function takeChild(memoryMb: number, stage: SandboxStage): Promise<SandboxChild> {
   installExitHook();
   let child: SandboxChild | undefined;
   if (memoryMb === DEFAULT_MEMORY_MB) {
@@ -280,8 +287,8 @@ async function takeChild(memoryMb: number, libraries: LibraryBundle): Promise<Sa
       else candidate.dispose();
     }
   }
-  child ??= spawnChild(memoryMb, libraries);
-  if (memoryMb === DEFAULT_MEMORY_MB) refillWarm(libraries);
+  child ??= spawnChild(memoryMb, stage);
+  if (memoryMb === DEFAULT_MEMORY_MB) refillWarm(stage);
   child.claim();
   try {
     await child.ready;
@@ -303,44 +310,6 @@ function installExitHook(): void {
 
 function runsAsRoot(): boolean {
   return process.getuid?.() === 0;
-}
-
-/**
- * `<project>/.questbench/sandbox/<random>/`: inside the project so that bare `ethers` / `viem`
- * imports resolve to the project's node_modules by Node's normal lookup. As root the folder belongs to
- * root with group `nogroup` (0750), so the sandbox users can read it and nothing else unprivileged can.
- */
-function createPrivateDir(): string {
-  const base = path.join(sandboxLibraries().projectRoot, ".questbench", "sandbox");
-  const dir = path.join(base, randomBytes(12).toString("hex"));
-  try {
-    fs.mkdirSync(base, { recursive: true });
-    fs.mkdirSync(dir, { mode: 0o700 });
-    if (runsAsRoot()) {
-      // The sandbox users must traverse the parents (x only, no listing) to reach their folders.
-      for (const parent of [path.dirname(base), base]) {
-        const mode = fs.statSync(parent).mode & 0o777;
-        if ((mode & 0o001) === 0) fs.chmodSync(parent, mode | 0o001);
-      }
-      fs.chownSync(dir, 0, NOGROUP);
-      fs.chmodSync(dir, 0o750);
-    }
-  } catch (error) {
-    throw new SandboxError("Cannot create the sandbox folder.", { cause: error, details: dir });
-  }
-  return dir;
-}
-
-function writeReadOnly(file: string, text: string): void {
-  try {
-    fs.writeFileSync(file, text, { mode: 0o600 });
-    if (runsAsRoot()) {
-      fs.chownSync(file, 0, NOGROUP);
-      fs.chmodSync(file, 0o640);
-    }
-  } catch (error) {
-    throw new SandboxError("Cannot write a sandbox file.", { cause: error, details: file });
-  }
 }
 
 type ChildMessage =
@@ -365,8 +334,8 @@ type ChildInput = {
 
 /** One sandboxed `node` process, booted with its permissions, used for exactly one module. */
 type SandboxChild = {
-  /** Where the module must be written before {@link SandboxChild.run} (the child may read it). */
-  modulePath: string;
+  /** Writes the module where this child (and no other) may read it; before {@link SandboxChild.run}. */
+  writeModule(code: string): void;
   /** Resolves once the runner has preloaded the libraries; rejects (SandboxError) if it died first. */
   ready: Promise<void>;
   alive(): boolean;
@@ -378,22 +347,35 @@ type SandboxChild = {
   dispose(): void;
 };
 
-function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
-  const dir = createPrivateDir();
-  const runnerPath = path.join(dir, "runner.mjs");
+function spawnChild(memoryMb: number, stage: SandboxStage): SandboxChild {
+  const uid = runsAsRoot() ? allocateSandboxUid() : undefined;
+  let dir: string;
+  try {
+    dir = createChildFolder(stage, uid);
+  } catch (error) {
+    if (uid !== undefined) releaseSandboxUid(uid);
+    throw error;
+  }
   const modulePath = path.join(dir, "module.mjs");
-  runnerSource ??= fs.readFileSync(new URL("./childRunner.mjs", import.meta.url), "utf8");
-  writeReadOnly(runnerPath, runnerSource);
+  const runtime = sandboxRuntime();
+  // Reads: the runner, the bundle and this child's own module, nothing else (no other child's
+  // folder, no /proc, no project file). No write, network, process, worker, addon or WASI permission.
   const args = [
-    sandboxRuntime().permissionFlag,
+    runtime.permissionFlag,
+    ...runtime.lockdownFlags,
     "--disable-warning=ExperimentalWarning",
-    ...sandboxLibraries().libraryDirs.map((libraryDir) => `--allow-fs-read=${libraryDir}/*`),
-    `--allow-fs-read=${libraries.dir}/*`,
-    `--allow-fs-read=${runnerPath}`,
+    `--allow-fs-read=${stage.bundle.dir}/*`,
+    `--allow-fs-read=${stage.runnerPath}`,
     `--allow-fs-read=${modulePath}`,
     `--max-old-space-size=${memoryMb}`,
-    runnerPath,
-    JSON.stringify({ preload: [libraries.entries.ethers] }),
+    stage.runnerPath,
+    JSON.stringify({
+      preload: [stage.bundle.entries.ethers],
+      entries: stage.bundle.entries,
+      bundleDir: stage.bundle.dir,
+      moduleFile: modulePath,
+      builtins: Object.keys(SANDBOX_BUILTINS),
+    }),
   ];
 
   let readyAt: number | undefined;
@@ -407,8 +389,7 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
   let onClose: (() => void) | undefined;
   let maxChannelBytes = 1024 * 1024 + ENVELOPE_BYTES;
 
-  const uid = runsAsRoot() ? allocateSandboxUid() : undefined;
-  const child = spawn(sandboxRuntime().execPath, args, {
+  const child = spawn(stage.execPath, args, {
     cwd: dir,
     env: {},
     stdio: ["pipe", "pipe", "pipe", "pipe"],
@@ -523,7 +504,7 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
   });
 
   return {
-    modulePath,
+    writeModule: (code) => writeChildModule(modulePath, code, uid),
     ready,
     alive: () => !closed && !disposed,
     claim: () => setRef(true),
@@ -580,7 +561,8 @@ function spawnChild(memoryMb: number, libraries: LibraryBundle): SandboxChild {
               return finish(
                 fail("output_invalid", "The sandbox result channel received an unknown failure.", timings),
               );
-            finish(fail(code as ExecuteModuleErrorCode, text.slice(0, MAX_CHILD_MESSAGE_CHARS), timings));
+            // The one place the child's text is accepted: clean from here to every sink.
+            finish(fail(code as ExecuteModuleErrorCode, cleanText(text, MAX_CHILD_MESSAGE_CHARS), timings));
           }
         };
         const route = rpcRoute(input.providerUrl);
@@ -682,10 +664,11 @@ function classifyEnd(
     );
   }
   const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-  const tail = stderr.trim().slice(-2_000);
+  // The model's own stderr: cleaned like every other text of the child's.
+  const tail = cleanText(stderr.trim().slice(-MAX_STDERR_QUOTE_CHARS), MAX_STDERR_QUOTE_CHARS);
   return fail(
     "process_exit",
-    `The sandbox process ${how} before executeSkill returned a result.${tail ? `\n${tail}` : ""}`,
+    `The sandbox process ${how} before executeSkill returned a result.${tail ? ` ${tail}` : ""}`,
     timings,
   );
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
+import { builtinModules } from "node:module";
 import path from "node:path";
 import { build, version as esbuildVersion } from "esbuild";
 import { SandboxError } from "../errors.ts";
@@ -23,10 +24,7 @@ export type LibraryBundle = {
 };
 
 /** Bump when the bundle's layout or options change, so old bundles are not reused. */
-const FORMAT = 2;
-// ethers' `ws` dependency is CommonJS and `require`s Node built-ins; an ES module has no `require`.
-const REQUIRE_SHIM =
-  'import { createRequire as __qbCreateRequire } from "node:module";\nconst require = __qbCreateRequire(import.meta.url);';
+const FORMAT = 3;
 
 let pending: Promise<LibraryBundle> | undefined;
 
@@ -93,11 +91,17 @@ async function loadOrBuild(): Promise<LibraryBundle> {
       bundle: true,
       splitting: true,
       format: "esm",
-      platform: "node",
+      // The browser builds (each package's own "browser" map and export condition): ethers' getUrl
+      // on fetch, which the sandbox carries over its pipe to the RPC guard (childRunner.mjs), its
+      // crypto on @noble and globalThis.crypto, WebSocket from the global (absent in the sandbox)
+      // instead of `ws`. So the bundles load no Node built-in, and the sandbox allows the model
+      // none it does not need (sandboxBuiltins.ts). The few entry points that still name one
+      // (`viem/node`'s IPC transport) fail at import in the sandbox, as they should.
+      platform: "browser",
+      external: [...builtinModules, "node:*"],
       target: "node20",
       outdir: temp,
       outExtension: { ".js": ".mjs" },
-      banner: { js: REQUIRE_SHIM },
       logLevel: "silent",
       plugins: [
         {
@@ -107,14 +111,6 @@ async function loadOrBuild(): Promise<LibraryBundle> {
               path: args.path.slice("questbench-entry:".length),
               namespace: "questbench-entry",
             }));
-            // ethers' Node getUrl opens sockets with node:http(s); its browser twin uses fetch, which
-            // the sandbox carries over its pipe to the RPC guard (childRunner.mjs): the same code
-            // ethers ships for browsers, chosen by its own package.json "browser" map.
-            builder.onResolve({ filter: /\/geturl\.js$/ }, (args) =>
-              args.importer.includes(`${path.sep}ethers${path.sep}`)
-                ? { path: path.join(args.resolveDir, args.path.replace(/geturl\.js$/, "geturl-browser.js")) }
-                : undefined,
-            );
             builder.onLoad({ filter: /.*/, namespace: "questbench-entry" }, (args) => ({
               contents: `export * from ${JSON.stringify(args.path)};`,
               resolveDir: projectRoot,

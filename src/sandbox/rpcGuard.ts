@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { getAddress, type Hex, isAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { SandboxError } from "../errors.ts";
-import { postJson } from "../world/rpcHttp.ts";
+import { postJson, ReplyTooLargeError } from "../world/rpcHttp.ts";
 import { GUARD_HOST } from "./networkBarrier.ts";
 
 /**
@@ -124,6 +124,13 @@ export type StartRpcGuardParameters = {
   maxRequests?: number | undefined;
   /** Largest HTTP request body in bytes. Default 1 MiB. */
   maxBodyBytes?: number | undefined;
+  /**
+   * Largest answer read from the chain node for one request (a batch counts once), in bytes; a
+   * larger one is dropped while it streams and the calls answer −32603. Default 32 MiB: an
+   * `eth_call` of creation code can return megabytes, and a batch of them would otherwise all be
+   * held in the harness's memory.
+   */
+  maxReplyBytes?: number | undefined;
   /**
    * Only for a task that declares `"wallet": { "signTypedData": true }`: the agent's key, kept in
    * the harness process (it never reaches the sandbox). With it the guard answers
@@ -262,6 +269,7 @@ function tracerOf(call: Call): unknown {
 export async function startRpcGuard(parameters: StartRpcGuardParameters): Promise<RpcGuard> {
   const maxRequests = parameters.maxRequests ?? 2000;
   const maxBodyBytes = parameters.maxBodyBytes ?? 1024 * 1024;
+  const maxReplyBytes = parameters.maxReplyBytes ?? 32 * 2 ** 20;
   const upstream = new URL(parameters.upstreamUrl);
   const started = performance.now();
   const violations: IntegrityViolation[] = [];
@@ -343,15 +351,23 @@ export async function startRpcGuard(parameters: StartRpcGuardParameters): Promis
     }));
     let answers: JsonRpcResponse[];
     try {
-      const response = await postJson(String(upstream), JSON.stringify(body), UPSTREAM_TIMEOUT_MS);
+      const response = await postJson(
+        String(upstream),
+        JSON.stringify(body),
+        UPSTREAM_TIMEOUT_MS,
+        undefined,
+        maxReplyBytes,
+      );
       const parsed = JSON.parse(response.text) as unknown;
       if (!Array.isArray(parsed)) throw new Error("upstream did not answer a batch with an array");
       answers = parsed as JsonRpcResponse[];
-    } catch {
+    } catch (error) {
       // The cause would name the upstream; the model only learns that the node failed.
-      return batch.map((call) =>
-        errorResponse(call.id ?? null, INTERNAL_ERROR, "The chain node is unavailable."),
-      );
+      const message =
+        error instanceof ReplyTooLargeError
+          ? `The chain node's answer is larger than ${maxReplyBytes} bytes.`
+          : "The chain node is unavailable.";
+      return batch.map((call) => errorResponse(call.id ?? null, INTERNAL_ERROR, message));
     }
     const byId = new Map(answers.map((answer) => [answer.id, answer]));
     return batch.map((call, index) => {

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { SANDBOX_NODE_FLAGS } from "./sandboxBuiltins.ts";
 import { sandboxLibraries } from "./sandboxLibraries.ts";
 
 /**
@@ -22,6 +23,8 @@ export type SandboxRuntime = {
   permissionFlag: string;
   /** True when its permission model refuses network access (Node ≥ 25 without `--allow-net`). */
   deniesNetwork: boolean;
+  /** The flags of {@link SANDBOX_NODE_FLAGS} this binary accepts (each removes a built-in or global). */
+  lockdownFlags: string[];
 };
 
 /** First Node major whose `--permission` covers the network. */
@@ -33,7 +36,21 @@ function major(version: string): number {
   return Number(/^v?(\d+)/.exec(version)?.[1] ?? 0);
 }
 
-function describe(execPath: string, version: string, source: string): SandboxRuntime {
+// One call tells the version and the flags (`process.allowedNodeEnvironmentFlags` lists every
+// `--no-…` form a binary accepts).
+const PROBE = `console.log(JSON.stringify([process.version, [...process.allowedNodeEnvironmentFlags]]))`;
+
+function probe(execPath: string): { version: string; flags: ReadonlySet<string> } {
+  if (execPath === process.execPath)
+    return { version: process.version, flags: process.allowedNodeEnvironmentFlags };
+  const [version, flags] = JSON.parse(
+    execFileSync(execPath, ["-e", PROBE], { encoding: "utf8", timeout: 30_000, env: {} }),
+  ) as [string, string[]];
+  return { version, flags: new Set(flags) };
+}
+
+function describe(execPath: string, source: string): SandboxRuntime {
+  const { version, flags } = probe(execPath);
   const m = major(version);
   return {
     execPath,
@@ -41,6 +58,7 @@ function describe(execPath: string, version: string, source: string): SandboxRun
     source,
     permissionFlag: m >= 22 ? "--permission" : "--experimental-permission",
     deniesNetwork: m >= NETWORK_PERMISSION_MAJOR,
+    lockdownFlags: Object.keys(SANDBOX_NODE_FLAGS).filter((flag) => flags.has(flag)),
   };
 }
 
@@ -66,23 +84,23 @@ export function sandboxRuntime(): SandboxRuntime {
   const forced = process.env.QUESTBENCH_SANDBOX_NODE;
   if (forced) return overrideSandboxRuntime(forced);
   if (major(process.version) >= NETWORK_PERMISSION_MAJOR) {
-    cached = describe(process.execPath, process.version, "harness");
+    cached = describe(process.execPath, "harness");
     return cached;
   }
   const name = sandboxRuntimePackage();
   const binary = path.join(sandboxLibraries().projectRoot, "node_modules", name, "bin", "node");
   if (fs.existsSync(binary)) {
     try {
-      const version = execFileSync(binary, ["--version"], { encoding: "utf8", timeout: 30_000 }).trim();
-      if (major(version) >= NETWORK_PERMISSION_MAJOR) {
-        cached = describe(binary, version, `npm:${name}`);
+      const runtime = describe(binary, `npm:${name}`);
+      if (runtime.deniesNetwork) {
+        cached = runtime;
         return cached;
       }
     } catch {
       // Not runnable here (wrong libc, damaged install): fall back to the harness's Node.
     }
   }
-  cached = describe(process.execPath, process.version, "harness");
+  cached = describe(process.execPath, "harness");
   return cached;
 }
 
@@ -94,7 +112,6 @@ export function sandboxRuntime(): SandboxRuntime {
 export function overrideSandboxRuntime(execPath: string | undefined): SandboxRuntime {
   cached = undefined;
   if (execPath === undefined) return sandboxRuntime();
-  const version = execFileSync(execPath, ["--version"], { encoding: "utf8" }).trim();
-  cached = describe(execPath, version, execPath === process.execPath ? "harness" : execPath);
+  cached = describe(execPath, execPath === process.execPath ? "harness" : execPath);
   return cached;
 }

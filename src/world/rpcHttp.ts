@@ -18,17 +18,22 @@ const agents = {
 /** Answer of {@link postJson}: HTTP status, Content-Type and the body as text. */
 export type PostJsonResult = { status: number; statusText: string; contentType: string; text: string };
 
+/** {@link postJson}'s answer was larger than its `maxBytes`. */
+export class ReplyTooLargeError extends Error {}
+
 /**
  * POSTs `body` (already JSON) to `url` and reads the whole answer.
  * @param timeoutMs the request is destroyed after this many milliseconds without completing.
  * @param signal aborts the request (the promise rejects with the signal's reason).
- * @throws {Error} on connection errors, timeout or abort.
+ * @param maxBytes the request is destroyed once the answer's body passes this many bytes.
+ * @throws {ReplyTooLargeError} past `maxBytes`; {Error} on connection errors, timeout or abort.
  */
 export function postJson(
   url: string,
   body: string,
   timeoutMs: number,
   signal?: AbortSignal | null,
+  maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<PostJsonResult> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
@@ -48,7 +53,15 @@ export function postJson(
       { method: "POST", agent, headers, timeout: timeoutMs },
       (response) => {
         const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        let size = 0;
+        response.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size <= maxBytes) return void chunks.push(chunk);
+          chunks.length = 0;
+          signal?.removeEventListener("abort", onAbort);
+          reject(new ReplyTooLargeError(`answer larger than ${maxBytes} bytes`));
+          request.destroy();
+        });
         response.on("error", reject);
         response.on("end", () => {
           signal?.removeEventListener("abort", onAbort);
