@@ -1,5 +1,5 @@
 import type { TaskSet } from "../tasks/types.ts";
-import { passAtK } from "./stats.ts";
+import { passAtK, passHatK } from "./stats.ts";
 import type { HardSummary, InstanceResult, SplitSummary } from "./types.ts";
 
 /**
@@ -94,6 +94,16 @@ export const splitAverage = (s: SplitSummary): number | null => (s.tasks === 0 ?
 export function meanPassAtK(tasks: readonly TaskScore[], k: number): number {
   if (tasks.length === 0) return 0;
   return tasks.reduce((s, t) => s + passAtK(t.n, t.passed, k), 0) / tasks.length;
+}
+
+/**
+ * Reducer 3, per model: the mean over tasks of the unbiased pass^k (0–1; every one of k attempts
+ * passes, Yao et al., 2024), beside {@link meanPassAtK}.
+ * @throws {RangeError} when a task has fewer than k attempts (use {@link commonK}).
+ */
+export function meanPassHatK(tasks: readonly TaskScore[], k: number): number {
+  if (tasks.length === 0) return 0;
+  return tasks.reduce((s, t) => s + passHatK(t.n, t.passed, k), 0) / tasks.length;
 }
 
 /** The largest k every task has attempts for (1 when there is no task). */
