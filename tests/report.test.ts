@@ -68,6 +68,14 @@ describe("questbench report", () => {
       "| 1 | reference | 300 | 100 | 400 | 100.0 ± 0.0 | 100% | 4/107 (3/62 · 1/45) | default |",
     );
     expect(md).toMatch(/\| 2 \| scripted:\S+ \| /);
+    // Beyond the paper: pass^k per split, and the two models compared over the same 4 instances.
+    expect(md).toContain("| reference | Atomic | 3 | 1 | 100.0% | 100.0% | 100.0% |");
+    expect(md).toMatch(
+      /\| reference \| scripted:\S+ \| 4 \| \+\d+\.\d \| \[\+?\d+\.\d, \+\d+\.\d\] \| \d\/0\/\d \| /,
+    );
+    const html = readFileSync(path.join(out, "report.html"), "utf8");
+    expect(html).toContain('data-table="passk"');
+    expect(html).toContain('data-table="pairs"');
   });
 
   test("merging refuses runs whose manifests disagree, naming the field", async () => {

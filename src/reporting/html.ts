@@ -6,6 +6,7 @@ import * as abis from "../world/abis.ts";
 import { CATALOGUE, canonicalAddresses, tokenTable } from "../world/catalogue.ts";
 import type { LeaderboardRow } from "./leaderboard.ts";
 import type { MergedRun } from "./merge.ts";
+import { statsTables } from "./statsTables.ts";
 import { paperTables, tableHtml } from "./tables.ts";
 
 const esc = (s: unknown) =>
@@ -198,6 +199,7 @@ ${warning}
 ${tables}
 <h3>More per model</h3>
 <table class="leaderboard"><tr><th>model</th><th>passed</th><th>pass@1</th><th>pass@k</th><th>tokens in / out</th><th>cost (USD)</th></tr>${board}</table>
+${statsTables(runs).map(tableHtml).join("\n")}
 <h2>Figures</h2>
 ${figureHtml}
 <h2>Per task</h2>

@@ -5,7 +5,8 @@ import { renderFigures, svgToPng } from "./figures.ts";
 import { renderReportHtml } from "./html.ts";
 import { leaderboard } from "./leaderboard.ts";
 import { loadRuns, mergeRuns } from "./merge.ts";
-import { renderLeaderboardLatex, renderLeaderboardMarkdown } from "./tables.ts";
+import { statsTables } from "./statsTables.ts";
+import { renderLeaderboardLatex, renderLeaderboardMarkdown, tableMarkdown } from "./tables.ts";
 
 export type WriteReportParameters = { inputs: string[]; out: string; force?: boolean };
 
@@ -21,7 +22,12 @@ export async function writeReport(p: WriteReportParameters) {
   const { merged, warnings } = mergeRuns(loadRuns(p.inputs), { force: p.force });
   const rows = leaderboard(merged);
   mkdirSync(p.out, { recursive: true });
-  writeFileSync(path.join(p.out, "leaderboard.md"), renderLeaderboardMarkdown(rows, warnings));
+  // pass^k per split and the pairwise comparisons need the instances, not only the rows: appended here.
+  const stats = statsTables(merged).map((t) => `\n${tableMarkdown(t)}\n`);
+  writeFileSync(
+    path.join(p.out, "leaderboard.md"),
+    renderLeaderboardMarkdown(rows, warnings) + stats.join(""),
+  );
   writeFileSync(path.join(p.out, "leaderboard.tex"), renderLeaderboardLatex(rows));
   const figures = await renderFigures(merged, rows);
   mkdirSync(path.join(p.out, "figures"), { recursive: true });
