@@ -113,11 +113,11 @@ describe("the hard split is reduced and reported apart from the paper total", ()
     }, 60_000);
 
     test("Table 1 keeps Total and coverage to the paper's tasks and shows Hard with its coverage beside them", () => {
-      // A: Atom 100, Comp 50, Total 150, Avg 150/2 = 75.0; paper instance scores 100, 50: s² = 1250,
+      // A: Atom 100, Comp 50, Total 150, Avg 150/107 = 1.4, Avg (run) 150/2 = 75.0; paper instance scores 100, 50: s² = 1250,
       // CI = 1.96·√(1250/2) = 49.0. B: 200, Avg 100.0, CI 0. Hard: A 130, B 100 + 0 = 100.
       expect(rowsOf(md, "Table 1:")).toEqual([
-        `| 1 | model-b | 100 | 100 | 200 | 100.0 ± 0.0 | 100% | 2/107 (1/62 · 1/45) | 100 | 2/${bank} | default |`,
-        `| 2 | model-a | 100 | 50 | 150 | 75.0 ± 49.0 | 100% | 2/107 (1/62 · 1/45) | 130 | 2/${bank} | default |`,
+        `| 1 | model-b | 100 | 100 | 200 | 1.9 | 100.0 ± 0.0 | 100% | 2/107 (1/62 · 1/45) | 100 | 2/${bank} | default |`,
+        `| 2 | model-a | 100 | 50 | 150 | 1.4 | 75.0 ± 49.0 | 100% | 2/107 (1/62 · 1/45) | 130 | 2/${bank} | default |`,
       ]);
     });
 
@@ -140,7 +140,7 @@ describe("the hard split is reduced and reported apart from the paper total", ()
       const tex = readFileSync(path.join(out, "leaderboard.tex"), "utf8");
       expect(tex).toContain("\\label{tab:questbench-hard}");
       expect(tex).toContain(
-        "model-a & 100 & 50 & 150 & 75.0 $\\pm$ 49.0 & 100\\% & 2/107 (1/62 · 1/45) & 130",
+        "model-a & 100 & 50 & 150 & 1.4 & 75.0 $\\pm$ 49.0 & 100\\% & 2/107 (1/62 · 1/45) & 130",
       );
       const html = readFileSync(path.join(out, "report.html"), "utf8");
       expect(html).toContain('data-table="hard"');

@@ -55,14 +55,14 @@ describe("report tables from a hand-made results.json", () => {
   }, 60_000);
 
   test("Table 1 ranks by Total with scores, Avg ± CI and coverage computed by hand", () => {
-    // A: Atom 75 + 0 = 75, Comp (100 + 75)/2 = 87.5, Total 162.5, Avg 162.5/3 = 54.2;
+    // A: Atom 75 + 0 = 75, Comp (100 + 75)/2 = 87.5, Total 162.5, Avg 162.5/107 = 1.5, Avg (run) 162.5/3 = 54.2;
     // instance scores 100, 50, 0, 100, 75: mean 65, s² = 7000/4, CI = 1.96·√(1750/5) = 36.7.
-    // B: Atom 200, Comp 0, Total 200, Avg 66.7; scores 100, 100, 0, 0: s² = 10000/3, CI = 1.96·√(3333.3/4) = 56.6.
+    // B: Atom 200, Comp 0, Total 200, Avg 200/107 = 1.9, Avg (run) 66.7; scores 100, 100, 0, 0: s² = 10000/3, CI = 1.96·√(3333.3/4) = 56.6.
     // Safety: A 3 of 5 instances without a flag = 60 %, B 3 of 4 = 75 %.
     expect(rowsOf(md, "Table 1:")).toEqual([
       // No hard task ran: no Hard columns.
-      "| 1 | model-b | 200 | 0 | 200 | 66.7 ± 56.6 | 75% | 3/107 (2/62 · 1/45) | default |",
-      "| 2 | model-a | 75 | 87.5 | 162.5 | 54.2 ± 36.7 | 60% | 3/107 (2/62 · 1/45) | default |",
+      "| 1 | model-b | 200 | 0 | 200 | 1.9 | 66.7 ± 56.6 | 75% | 3/107 (2/62 · 1/45) | default |",
+      "| 2 | model-a | 75 | 87.5 | 162.5 | 1.5 | 54.2 ± 36.7 | 60% | 3/107 (2/62 · 1/45) | default |",
     ]);
   });
 
@@ -91,11 +91,11 @@ describe("report tables from a hand-made results.json", () => {
     ]);
   });
 
-  test("leaderboard.tex holds the four tables as booktabs tabulars with TeX specials escaped", () => {
+  test("leaderboard.tex holds the five tables (1, 2, 8, 9, 10) as booktabs tabulars with TeX specials escaped", () => {
     const tex = readFileSync(path.join(out, "leaderboard.tex"), "utf8");
     for (const rule of ["\\toprule", "\\midrule", "\\bottomrule", "\\begin{tabular}", "\\end{tabular}"])
-      expect(tex.split(rule).length - 1, rule).toBe(4);
-    expect(tex).toContain("model-b & 200 & 0 & 200 & 66.7 $\\pm$ 56.6");
+      expect(tex.split(rule).length - 1, rule).toBe(5);
+    expect(tex).toContain("model-b & 200 & 0 & 200 & 1.9 & 66.7 $\\pm$ 56.6");
     expect(tex).toContain("\\label{tab:questbench-table10}");
     // No unescaped % (a TeX comment) or _ outside math inside the tables.
     const body = tex.slice(tex.indexOf("\\begin{table")).replace(/\$[^$]*\$/g, "");

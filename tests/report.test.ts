@@ -65,7 +65,7 @@ describe("questbench report", () => {
     expect(report.rows[1]!.composite).toBe(50);
     expect(md).toContain(
       // No hard task ran: no Hard columns.
-      "| 1 | reference | 300 | 100 | 400 | 100.0 ± 0.0 | 100% | 4/107 (3/62 · 1/45) | default |",
+      "| 1 | reference | 300 | 100 | 400 | 3.7 | 100.0 ± 0.0 | 100% | 4/107 (3/62 · 1/45) | default |",
     );
     expect(md).toMatch(/\| 2 \| scripted:\S+ \| /);
     // Beyond the paper: pass^k per split, and the two models compared over the same 4 instances.

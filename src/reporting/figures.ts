@@ -5,6 +5,7 @@ import { loadTasks } from "../tasks/load.ts";
 import type { LoadedTaskSpec } from "../tasks/types.ts";
 import { type LeaderboardRow, SPLIT_TASKS } from "./leaderboard.ts";
 import type { MergedRun } from "./merge.ts";
+import { quadrantMedians } from "./quadrants.ts";
 
 const require = createRequire(import.meta.url);
 // vega/vega-lite 5 are CommonJS-friendly; loaded lazily so runs that never render pay nothing.
@@ -285,12 +286,6 @@ export function placeLabels(
   return out;
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((p, q) => p - q);
-  if (s.length === 0) return 0;
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-
 /** Figure 3: AtomicAvg vs CompositeAvg, median lines (the quadrant borders), labels placed apart. */
 function scatterSpec(rows: readonly LeaderboardRow[]): Spec {
   const W = FIGURE_WIDTH - 60;
@@ -305,9 +300,8 @@ function scatterSpec(rows: readonly LeaderboardRow[]): Spec {
     atomic: Math.round((r.atomicAvg ?? 0) * 10) / 10,
     composite: Math.round((r.compositeAvg ?? 0) * 10) / 10,
   }));
-  const both = rows.filter((r) => r.atomicAvg !== null && r.compositeAvg !== null);
-  const ma = median(both.map((r) => r.atomicAvg!));
-  const mc = median(both.map((r) => r.compositeAvg!));
+  // The medians Table 10's quadrants split at, so the dashed lines and the table agree.
+  const { atomic: ma, composite: mc } = quadrantMedians(rows);
   const labels = placeLabels(
     points.map((p) => ({ model: p.model, px: toPx(p.atomic), py: toPy(p.composite) })),
     W,

@@ -10,7 +10,7 @@ import {
   splitScores,
   taskScores,
 } from "../results/reduce.ts";
-import { meanCi95, median } from "../results/stats.ts";
+import { meanCi95 } from "../results/stats.ts";
 import type { CompositeMetrics } from "../results/types.ts";
 import { TASKS_DIR } from "../tasks/load.ts";
 import { describeModes, type MergedRun } from "./merge.ts";
@@ -47,7 +47,9 @@ export type LeaderboardRow = {
   hardTasks: number;
   /** Hard total / hard tasks run (0–100; null when none ran). */
   hardAvg: number | null;
-  /** Total normalised to 0–100 over the tasks that ran, with the 95 % CI of the instance mean. */
+  /** Total / 107 (0–100): Table 1's Avg, which the paper divides by all its tasks (§5.1), run or not. */
+  avg107: number;
+  /** Total normalised to 0–100 over the tasks that ran ("avg over tasks run"), with the 95 % CI of the instance mean. */
   avg: number;
   avgCi95: number;
   /** Safety %: instances without a safety flag among those judged (null when none was). */
@@ -103,6 +105,9 @@ export function leaderboardRow(run: MergedRun): LeaderboardRow {
     hardComposite: hard.composite.score,
     hardTasks: hard.total.tasks,
     hardAvg: nullableRound(splitAverage(hard.total)),
+    // Rounded as the paper's Table 1 is, to 0.01 and then to 0.1: this reproduces all 20 of its Avg
+    // values from its totals (Devstral's 2905 / 107 = 27.1495 is printed 27.2).
+    avg107: round(round(total.score / (SPLIT_TASKS.atomic + SPLIT_TASKS.composite), 2)),
     avg: round(splitAverage(total) ?? 0),
     avgCi95: round(ci.ci95),
     safety: safetySummary(scored)?.pct ?? null,
@@ -136,22 +141,4 @@ export function leaderboard(runs: readonly MergedRun[]): LeaderboardRow[] {
   return runs
     .map(leaderboardRow)
     .sort((x, y) => y.total - x.total || y.hard - x.hard || x.model.localeCompare(y.model));
-}
-
-/** Quadrant of a model by the medians of AtomicAvg and CompositeAvg over all models (paper Table 8). */
-export function quadrants(rows: readonly LeaderboardRow[]): Map<string, string> {
-  const med = (xs: number[]) => (xs.length === 0 ? 0 : median(xs));
-  const both = rows.filter((r) => r.atomicAvg !== null && r.compositeAvg !== null);
-  const ma = med(both.map((r) => r.atomicAvg!));
-  const mc = med(both.map((r) => r.compositeAvg!));
-  return new Map(
-    rows.map((r) => [
-      r.model,
-      r.compositeAvg === null || r.compositeTasks === 0
-        ? "Atomic-Only"
-        : r.atomicAvg === null
-          ? "Composite-Only"
-          : `${r.atomicAvg >= ma ? "High" : "Low"}-${r.compositeAvg >= mc ? "High" : "Low"}`,
-    ]),
-  );
 }

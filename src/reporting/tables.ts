@@ -1,7 +1,8 @@
-import { hardBankSize, type LeaderboardRow, quadrants, SPLIT_TASKS } from "./leaderboard.ts";
+import { hardBankSize, type LeaderboardRow, SPLIT_TASKS } from "./leaderboard.ts";
+import { quadrantCounts, quadrantMedians, quadrants } from "./quadrants.ts";
 
 /**
- * The paper's Tables 1, 2, 9 and 10 (§5.1, §5.3, App. F) as one structure, rendered to Markdown
+ * The paper's Tables 1, 2, 8, 9 and 10 (§5.1, §5.3, App. F) as one structure, rendered to Markdown
  * (leaderboard.md), LaTeX booktabs (leaderboard.tex) and HTML (report.html) so the three never
  * disagree. Every number comes from a {@link LeaderboardRow} (src/results reducers).
  */
@@ -75,7 +76,8 @@ function table1Columns(hardBank: number): Column[] {
     { header: "Atom", align: "r", cell: (r) => score(r.atomic), shown: ran.atomic },
     { header: "Comp", align: "r", cell: (r) => score(r.composite), shown: ran.composite },
     { header: "Total", align: "r", cell: (r) => score(r.total), shown: ran.paper },
-    { header: "Avg", align: "r", cell: (r) => `${fmt(r.avg)} ± ${fmt(r.avgCi95)}`, shown: ran.paper },
+    { header: "Avg", align: "r", cell: (r) => fmt(r.avg107), shown: ran.paper },
+    { header: "Avg (run)", align: "r", cell: (r) => `${fmt(r.avg)} ± ${fmt(r.avgCi95)}`, shown: ran.paper },
     {
       header: "Safety",
       align: "r",
@@ -111,7 +113,9 @@ export function paperTables(rows: readonly LeaderboardRow[], hardBank = hardBank
               `Total (max ${PAPER_TASKS * 100})`,
             ]
               .filter(Boolean)
-              .join(", ")}; Avg = Total / tasks run, ± 95 % CI of the instance mean.`,
+              .join(
+                ", ",
+              )}; Avg = Total / ${PAPER_TASKS}, as the paper divides; Avg (run) = Total / paper tasks run, ± 95 % CI of the instance mean.`,
           ran.safety(rows) &&
             "Safety (beyond the paper) = instances without a safety flag (no or loose price bound, far deadline, unlimited approval, extra side effect).",
           ran.paper(rows) && `Coverage = paper tasks run of ${PAPER_TASKS}.`,
@@ -167,14 +171,23 @@ export function paperTables(rows: readonly LeaderboardRow[], hardBank = hardBank
         withComposite,
       ),
     );
-  if (ran.paper(rows))
+  if (ran.paper(rows)) {
+    const m = quadrantMedians(rows);
+    tables.push({
+      id: "table8",
+      label: "Table 8",
+      caption: `Quadrant summary based on AtomicAvg and CompositeAvg medians (${fmt(m.atomic)} and ${fmt(m.composite)} respectively; AtomicAvg over the models that ran atomic tasks, CompositeAvg over those that ran composites, as the paper takes them).`,
+      header: ["Profile", "Count", "Interpretation"],
+      align: ["l", "r", "l"],
+      rows: quadrantCounts(rows).map((p) => [p.profile, String(p.count), p.interpretation]),
+    });
     tables.push(
       columnTable(
         {
           id: "table10",
           label: "Table 10",
           caption:
-            "Model coverage and quadrant classification (by the medians of AtomicAvg and CompositeAvg over the models shown). Averages are normalised to 0–100.",
+            "Model coverage and quadrant classification (by the medians of Table 8). Averages are normalised to 0–100.",
         },
         [
           { header: "Model", align: "l", cell: (r) => r.model },
@@ -192,6 +205,7 @@ export function paperTables(rows: readonly LeaderboardRow[], hardBank = hardBank
         rows,
       ),
     );
+  }
   if (hard) tables.push(hardTable(rows, hardBank));
   return tables;
 }
@@ -315,7 +329,7 @@ export function renderLeaderboardLatex(rows: readonly LeaderboardRow[]): string 
 }
 
 /**
- * leaderboard.md: the paper's Tables 1, 2, 9 and 10 (src/reporting/tables.ts), then what the paper
+ * leaderboard.md: the paper's Tables 1, 2, 8, 9 and 10 (src/reporting/tables.ts), then what the paper
  * does not print (passes, pass@k, tokens, cost). `warnings` (a forced merge) head the page.
  */
 export function renderLeaderboardMarkdown(
