@@ -17,7 +17,7 @@ const HELP = `Usage:
              [--provider-concurrency N] [--cache on|off|replay] [--cache-dir DIR] [--budget USD] [--fresh]
              [--shard i/n] [--junit FILE] [--fork-url URL [--fork-block N|latest]] [--unsafe-sandbox]
              [--library ethers|viem] [--env-detail paper|full] [--naive] [--sample N] [--nl-level precise]
-             [--tasks-dir DIR]…
+             [--scoring paper|ours] [--tasks-dir DIR]…
       Run the benchmark (default: --model ${DEFAULT_OPTIONS.model} --split all --seed 1 --concurrency 2
       --out .questbench/results/<model>). --split all is the paper's 107 tasks (paper) plus the hard
       split (hard), whose score is printed apart and never added to the paper total. Models: reference, scripted:DIR, a registry name or alias
@@ -34,11 +34,12 @@ const HELP = `Usage:
       The paper implementation's modes (README "Comparing with the paper"; recorded in the manifest):
       --library offers one library with its conventions, --env-detail paper lists addresses without
       descriptions (own contracts keep theirs), --naive appends the task's hint, --sample N runs a
-      seeded category-proportional sample of N tasks; --nl-level accepts only precise for now.
+      seeded category-proportional sample of N tasks; --nl-level accepts only precise for now;
+      --scoring paper also scores each paper task the paper's way, reported beside ours, never mixed in.
       --unsafe-sandbox runs an untrusted model (provider or scripted:) on a set-up missing a sandbox
       barrier, which is otherwise refused; results.json and the leaderboard mark such a run.
   questbench report <results.json or dirs…> --out DIR [--force]
-      Merge runs of several models and shards into DIR/leaderboard.md (the paper's Tables 1, 2, 9,
+      Merge runs of several models and shards into DIR/leaderboard.md (the paper's Tables 1, 2, 8, 9,
       10), DIR/leaderboard.tex (booktabs), DIR/report.html, DIR/figures/*.svg and *.png (300 dpi) and one merged
       results.json per model (DIR/runs/<model>/). Refuses runs whose manifests disagree (world, fork
       block, task versions, modes) or models run on different task sets unless --force.

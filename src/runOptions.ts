@@ -17,6 +17,11 @@ export type RunModes = {
   sample?: number | undefined;
   /** `--nl-level`: the wording level of the task templates (default `precise`). */
   nlLevel?: "precise" | "moderate" | "vague" | undefined;
+  /**
+   * `--scoring paper`: each paper-task instance is also scored by the paper's checks and tolerances
+   * (results.json `instances[].paperScoring`, `summary.paperScoring`), beside ours, never mixed in.
+   */
+  scoring?: "paper" | undefined;
 };
 
 /** Options of one benchmark run (the CLI flags of `npx questbench`, README). */
@@ -110,6 +115,7 @@ const FLAGS = {
   naive: { type: "boolean" },
   sample: { type: "string" },
   "nl-level": { type: "string" },
+  scoring: { type: "string" },
   "tasks-dir": { type: "string", multiple: true },
 } as const;
 
@@ -146,6 +152,10 @@ function applyModeFlags(o: RunOptions, values: FlagValues): void {
     const v = oneOf(values["nl-level"], "nl-level", ["precise", "moderate", "vague"] as const);
     modes.nlLevel = v === "precise" ? undefined : v;
   }
+  // README "Comparing with the paper": the paper's scoring beside ours; `ours` is the default.
+  if (values.scoring !== undefined)
+    modes.scoring =
+      oneOf(values.scoring, "scoring", ["paper", "ours"] as const) === "paper" ? "paper" : undefined;
   const set = Object.fromEntries(Object.entries(modes).filter(([, v]) => v !== undefined)) as RunModes;
   o.modes = Object.keys(set).length > 0 ? set : undefined;
 }

@@ -5,15 +5,18 @@ import { tasks, useAttempts } from "./helpers/attempts.ts";
 // validator accepts a right answer (SPEC.md §7). Seed 2 here (seed 1 runs through the real SDKs in
 // models.run.test.ts); `npx questbench --seed S` covers more seeds.
 const attempt = useAttempts(2);
-// Atomic and composite: the gold conversations must reach 100 in K_opt rounds.
+// Atomic and composite: the gold conversations must reach 100 in K_opt rounds, under our scoring and
+// under `--scoring paper` (so the paper's 107 tasks give 10,700 under both).
 
 describe.concurrent("the reference model scores 100", () => {
   for (const task of tasks) {
     for (const seed of [2]) {
       test(`${task.spec.id} · seed ${seed}`, async () => {
-        const result = await attempt(task.spec.id, "reference", seed);
+        const result = await attempt(task.spec.id, "reference", seed, 0, { scoring: "paper" });
         expect(result.failure, JSON.stringify(result.checks.filter((c) => !c.passed))).toBeNull();
         expect(result.score).toBe(100);
+        if (task.spec.set === "hard") expect(result.paperScoring).toBeUndefined();
+        else expect(result.paperScoring?.score, JSON.stringify(result.paperScoring?.checks)).toBe(100);
       });
     }
   }

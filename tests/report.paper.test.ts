@@ -41,6 +41,7 @@ const rowOf = ([model, atomicAvg, compositeAvg, total]: (typeof TABLE_10)[number
     atomic: atomicAvg * 62,
     composite: (compositeAvg ?? 0) * 45,
     total,
+    paperScoringTotal: null,
     avg107: total / 107,
     avg: total / (compositeAvg === null ? 62 : 107),
     avgCi95: 0,

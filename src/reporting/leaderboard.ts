@@ -5,6 +5,7 @@ import {
   commonK,
   isProviderError,
   meanPassAtK,
+  PAPER_SCORING,
   setOf,
   splitAverage,
   splitScores,
@@ -40,6 +41,11 @@ export type LeaderboardRow = {
   atomic: number;
   composite: number;
   total: number;
+  /**
+   * `--scoring paper`: the paper total of the same instances under the paper's scoring (max 10,700),
+   * apart from `total`; null when the run did not score that way.
+   */
+  paperScoringTotal: number | null;
   /** The hard split (issue 20), apart: its total, atomic and composite scores and the hard tasks run. */
   hard: number;
   hardAtomic: number;
@@ -100,6 +106,9 @@ export function leaderboardRow(run: MergedRun): LeaderboardRow {
     atomic: a.score,
     composite: c.score,
     total: total.score,
+    paperScoringTotal: scored.some((i) => i.paperScoring)
+      ? splitScores(taskScores(scored, PAPER_SCORING)).total.score
+      : null,
     hard: hard.total.score,
     hardAtomic: hard.atomic.score,
     hardComposite: hard.composite.score,

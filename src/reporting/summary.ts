@@ -3,6 +3,7 @@ import { compositeMetrics } from "../results/metrics.ts";
 import {
   INSTANCE_MAX,
   isProviderError,
+  PAPER_SCORING,
   setOf,
   splitAverage,
   splitScores,
@@ -61,8 +62,13 @@ export function summarize(all: readonly InstanceResult[]): RunResults["summary"]
   const instances = all.filter((i) => !isProviderError(i));
   const failed = all.filter(isProviderError);
   const provider = failed.length > 0 || all.some((i) => i.usage);
+  // `--scoring paper`: the paper's tasks reduced the same way, from their paper scores, kept apart.
+  const paper = instances.some((i) => i.paperScoring)
+    ? splitScores(taskScores(instances, PAPER_SCORING))
+    : undefined;
   return {
     ...splitScores(taskScores(instances)),
+    paperScoring: paper && { atomic: paper.atomic, composite: paper.composite, total: paper.total },
     // Table 2's composite quality is the paper's composite split's.
     compositeMetrics: compositeMetrics(instances.filter((i) => setOf(i) === "paper")),
     providerErrors: provider
@@ -103,6 +109,12 @@ export function renderSummary(summary: RunResults["summary"], model: string): st
     const avg = splitAverage(s)?.toFixed(1) ?? "—";
     lines.push(
       `${pad(name, 12)} ${pad(`${s.score} / ${s.max}`, 13, true)} ${pad(`${s.passed} / ${s.count}`, 11, true)} ${pad(avg, 7, true)}`,
+    );
+  }
+  if (summary.paperScoring) {
+    const p = summary.paperScoring;
+    lines.push(
+      `Paper scoring (--scoring paper, beside ours, never added to it): atomic ${p.atomic.score} / ${p.atomic.max}, composite ${p.composite.score} / ${p.composite.max}, total ${p.total.score} / ${p.total.max} (${p.total.passed} / ${p.total.count} passed)`,
     );
   }
   if (summary.safety) {

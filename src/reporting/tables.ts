@@ -76,6 +76,12 @@ function table1Columns(hardBank: number): Column[] {
     { header: "Atom", align: "r", cell: (r) => score(r.atomic), shown: ran.atomic },
     { header: "Comp", align: "r", cell: (r) => score(r.composite), shown: ran.composite },
     { header: "Total", align: "r", cell: (r) => score(r.total), shown: ran.paper },
+    {
+      header: "Total (paper scoring)",
+      align: "r",
+      cell: (r) => (r.paperScoringTotal === null ? "—" : score(r.paperScoringTotal)),
+      shown: (rows) => rows.some((r) => r.paperScoringTotal !== null),
+    },
     { header: "Avg", align: "r", cell: (r) => fmt(r.avg107), shown: ran.paper },
     { header: "Avg (run)", align: "r", cell: (r) => `${fmt(r.avg)} ± ${fmt(r.avgCi95)}`, shown: ran.paper },
     {
@@ -116,6 +122,8 @@ export function paperTables(rows: readonly LeaderboardRow[], hardBank = hardBank
               .join(
                 ", ",
               )}; Avg = Total / ${PAPER_TASKS}, as the paper divides; Avg (run) = Total / paper tasks run, ± 95 % CI of the instance mean.`,
+          rows.some((r) => r.paperScoringTotal !== null) &&
+            'Total (paper scoring) = the same instances scored the paper\'s way (--scoring paper: no ★ cap, no effect ledger, no price bounds or "nothing else", transfer amounts within 2 %), never part of Total.',
           ran.safety(rows) &&
             "Safety (beyond the paper) = instances without a safety flag (no or loose price bound, far deadline, unlimited approval, extra side effect).",
           ran.paper(rows) && `Coverage = paper tasks run of ${PAPER_TASKS}.`,

@@ -32,23 +32,40 @@ export type TaskScore = {
 };
 
 /**
- * Reducer 1, per task: mean score and passes over each task's scored instances (provider errors
- * left out: no score). Tasks in first-seen order.
+ * Which score of an instance a reducer reads: ours (`score`, `passed`) by default; `--scoring paper`'s
+ * (`paperScoring`) for the paper-scoring totals. An instance it gives nothing for is left out.
  */
-export function taskScores(instances: readonly InstanceResult[]): TaskScore[] {
-  const byTask = new Map<string, InstanceResult[]>();
+export type Measure = (i: InstanceResult) => { score: number; passed: boolean } | undefined;
+
+/** Our scoring: every instance's `score` and `passed`. */
+export const OUR_SCORING: Measure = (i) => i;
+
+/** `--scoring paper`: the paper's score of the instances that have one. */
+export const PAPER_SCORING: Measure = (i) => i.paperScoring;
+
+/**
+ * Reducer 1, per task: mean score and passes over each task's scored instances (provider errors
+ * left out: no score), read through `measure` (ours by default). Tasks in first-seen order.
+ */
+export function taskScores(
+  instances: readonly InstanceResult[],
+  measure: Measure = OUR_SCORING,
+): TaskScore[] {
+  const byTask = new Map<string, { i: InstanceResult; m: { score: number; passed: boolean } }[]>();
   for (const i of instances) {
     if (isProviderError(i)) continue;
+    const m = measure(i);
+    if (!m) continue;
     const key = `${setOf(i)}/${i.split}/${i.taskId}`;
-    byTask.set(key, [...(byTask.get(key) ?? []), i]);
+    byTask.set(key, [...(byTask.get(key) ?? []), { i, m }]);
   }
   return [...byTask.values()].map((xs) => ({
-    taskId: xs[0]!.taskId,
-    split: xs[0]!.split,
-    set: setOf(xs[0]!),
+    taskId: xs[0]!.i.taskId,
+    split: xs[0]!.i.split,
+    set: setOf(xs[0]!.i),
     n: xs.length,
-    passed: xs.filter((i) => i.passed).length,
-    mean: xs.reduce((s, i) => s + i.score, 0) / xs.length,
+    passed: xs.filter((x) => x.m.passed).length,
+    mean: xs.reduce((s, x) => s + x.m.score, 0) / xs.length,
   }));
 }
 

@@ -3,6 +3,7 @@ import type { UsageRecord } from "../models/usage.ts";
 import type { RunModes } from "../runOptions.ts";
 import type { Split, TaskSet } from "../tasks/types.ts";
 import type { ExecutionCost } from "../validators/executionCost.ts";
+import type { PaperScore } from "../validators/paperScoring.ts";
 import type { SafetyFlag } from "../validators/safety.ts";
 import type { CheckResult } from "../validators/types.ts";
 
@@ -98,6 +99,12 @@ export type InstanceResult = {
   timings: Record<string, number>;
   /** Composite attempts: K values, decay and the round transcript. */
   composite?: CompositeRecord | undefined;
+  /**
+   * `--scoring paper` (paper tasks only): the same attempt scored by the paper's checks and
+   * tolerances (src/validators/paperScoring.ts, docs/SCORING.md "Paper scoring"), beside `score`; never
+   * part of it or of any total but `summary.paperScoring`.
+   */
+  paperScoring?: PaperScore | undefined;
   /** Provider models: tokens and cost of the attempt's calls (absent for reference and scripted models). */
   usage?: UsageRecord | undefined;
   /**
@@ -233,6 +240,11 @@ export type RunResults = {
     hard?: HardSummary | undefined;
     /** Table 2 / Table 9 metrics of the composite instances (null when none ran). */
     compositeMetrics: CompositeMetrics | null;
+    /**
+     * `--scoring paper`: the paper's tasks' totals under the paper's scoring (instances[].paperScoring),
+     * reduced as above; absent when the run did not score that way.
+     */
+    paperScoring?: Record<"atomic" | "composite" | "total", SplitSummary> | undefined;
     /**
      * Provider-model runs: instances the provider never answered after retries (`failure.class =
      * "provider_error"`). They are in `instances[]` but left out of every score, max, passed and count

@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from "vitest";
 import { resolveModel } from "../../src/models/resolve.ts";
 import type { ModelClient } from "../../src/models/types.ts";
 import { runAttempt } from "../../src/protocol/attempt.ts";
-import type { InstanceResult } from "../../src/results/types.ts";
+import type { InstanceResult, RunModes } from "../../src/results/types.ts";
 import { instantiate } from "../../src/tasks/instantiate.ts";
 import { type LoadedTask, loadTasks } from "../../src/tasks/load.ts";
 import { type AnvilPool, createAnvilPool } from "../../src/world/pool.ts";
@@ -18,7 +18,8 @@ export const taskById = new Map(tasks.map((t) => [t.spec.id, t]));
 
 /**
  * Boots a pool of world Anvils for the calling test file and returns `attempt(taskId, model, seed)`,
- * which runs one real attempt (atomic or composite) (sandbox, guard, signing, checks) on a leased instance.
+ * which runs one real attempt (atomic or composite) (sandbox, guard, signing, checks) on a leased
+ * instance, in the run `modes` given (default none).
  */
 export function useAttempts(size = 2) {
   let pool: AnvilPool;
@@ -34,6 +35,7 @@ export function useAttempts(size = 2) {
     model: string | ModelClient,
     seed = 1,
     epoch = 0,
+    modes?: RunModes,
   ): Promise<InstanceResult> {
     const task = taskById.get(taskId);
     if (!task) throw new Error(`no task ${taskId}`);
@@ -46,6 +48,7 @@ export function useAttempts(size = 2) {
         model: typeof model === "string" ? resolveModel(model) : model,
         world,
         chain: lease,
+        modes,
       });
     } finally {
       lease.release();

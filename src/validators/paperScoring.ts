@@ -1,0 +1,112 @@
+import type { CheckSpec, TaskSpec } from "../tasks/types.ts";
+import { PASS_THRESHOLD } from "./score.ts";
+import type { CheckResult } from "./types.ts";
+
+/**
+ * `--scoring paper` (docs/SCORING.md "Paper scoring"): an attempt scored the way the paper scores
+ * (§3.6, §4.5), derived from the checks our scoring already ran on it, by one mapping for every task:
+ *
+ * - checks the paper's validators do not have count as held: the effect ledger's ★ `effects`,
+ *   "nothing else" (`holdingsUnchanged`) and price bounds (`priceBounds`, `v3PriceBounds`);
+ * - an exact balance change (`tokenBalanceDelta`, `nativeBalanceDelta` compared with `=` and no
+ *   tolerance of its own; also inside an `all`) holds within 2 % of the requested amount: the upper
+ *   end of the 1–2 % the paper's transfer validators allow, where ours require the amount exactly;
+ * - no ★ cap: an atomic score is the sum of the weights of the checks that hold;
+ * - a composite's base is 100 when every check holds (and the attempt did not end with an error
+ *   report or an integrity violation, as ours), times the paper implementation's decay
+ *   min(1, K_opt / K_act), 0 when K_act is 0.
+ *
+ * A failure before the checks (no module, sandbox or integrity violation, a send the node refused)
+ * scores 0 either way. Never part of the default totals: results.json keeps it in
+ * `instances[].paperScoring` and `summary.paperScoring`.
+ */
+
+/** The check kinds the paper's validators do not have (counted as held under paper scoring). */
+export const NOT_IN_PAPER = new Set(["holdingsUnchanged", "priceBounds", "v3PriceBounds"]);
+
+/** Balance-change checks whose exact amounts the paper allows within {@link PAPER_AMOUNT_TOLERANCE_PCT}. */
+export const PAPER_AMOUNT_CHECKS = new Set(["tokenBalanceDelta", "nativeBalanceDelta"]);
+
+/** The paper's tolerance on transfer amounts, percent of the requested amount (§3.6: 1–2 %). */
+export const PAPER_AMOUNT_TOLERANCE_PCT = 2;
+
+// An exact comparison as src/validators/compare.ts describes it, without a tolerance of its own.
+const EXACT_DELTA = /^Δ .*: expected = (-?\d+), actual (-?\d+)$/;
+
+/** Whether a failed exact balance change is within the paper's tolerance of what was expected. */
+function withinPaperTolerance(detail: string): boolean {
+  const m = EXACT_DELTA.exec(detail);
+  if (!m) return false;
+  const expected = BigInt(m[1]!);
+  const off = BigInt(m[2]!) - expected;
+  const abs = (x: bigint) => (x < 0n ? -x : x);
+  return abs(off) * 100n <= abs(expected) * BigInt(PAPER_AMOUNT_TOLERANCE_PCT);
+}
+
+/** Whether a sub-check (by its spec) holds under paper scoring, given our verdict and detail. */
+function heldByPaper(spec: CheckSpec, passed: boolean, detail: string): boolean {
+  if (passed || NOT_IN_PAPER.has(spec.check)) return true;
+  if (PAPER_AMOUNT_CHECKS.has(spec.check)) return withinPaperTolerance(detail);
+  if (spec.check !== "all") return false;
+  // `all` reports each part as "✓ detail" or "✗ detail", joined by "; " (src/validators/registry.ts).
+  const subs = (spec.args?.checks ?? []) as CheckSpec[];
+  const parts = detail.split("; ");
+  return (
+    parts.length === subs.length &&
+    parts.every((p, i) => p.startsWith("✓ ") || heldByPaper(subs[i]!, false, p.replace(/^✗ /, "")))
+  );
+}
+
+/** One of our check results as paper scoring judges it (`detail` says where it differs from ours). */
+function paperCheck(spec: CheckSpec | undefined, c: CheckResult): CheckResult {
+  if (!spec)
+    return {
+      ...c,
+      passed: true,
+      detail: `not one of the paper's checks, counted as held (ours: ${c.detail})`,
+    };
+  if (c.passed) return c;
+  if (NOT_IN_PAPER.has(spec.check))
+    return {
+      ...c,
+      passed: true,
+      detail: `not one of the paper's checks, counted as held (ours: ${c.detail})`,
+    };
+  return heldByPaper(spec, false, c.detail)
+    ? { ...c, passed: true, detail: `within the paper's ${PAPER_AMOUNT_TOLERANCE_PCT} % (ours: ${c.detail})` }
+    : c;
+}
+
+/** What paper scoring reads of an attempt our scoring judged (an instance result of results.json). */
+export type JudgedAttempt = {
+  /** The task's checks in spec order, then the effect ledger's. */
+  checks: readonly CheckResult[];
+  failure: { class: string } | null;
+  composite?: { kOpt: number; kAct: number; endedBy: string } | undefined;
+};
+
+/** An attempt as the paper scores it (results.json `instances[].paperScoring`). */
+export type PaperScore = {
+  /** 0–100: the weights of the checks that hold (atomic), base × decay (composite). */
+  score: number;
+  /** score ≥ 60. */
+  passed: boolean;
+  /** Each check as paper scoring judged it (`detail` says where it differs from ours). */
+  checks: CheckResult[];
+};
+
+/** The paper's score of an attempt our scoring judged (`result`, of a task of `spec`), beside ours. */
+export function paperScoring(result: JudgedAttempt, spec: Pick<TaskSpec, "checks" | "split">): PaperScore {
+  const checks = result.checks.map((c, i) => paperCheck(spec.checks[i], c));
+  const failedBefore = result.failure !== null && result.failure.class !== "checks_failed";
+  const held = checks.every((c) => c.passed);
+  let score: number;
+  if (failedBefore) score = 0;
+  else if (spec.split === "composite") {
+    const c = result.composite!;
+    const base = held && c.endedBy !== "error_report" ? 100 : 0;
+    const decay = c.kAct <= 0 ? 0 : Math.min(1, c.kOpt / c.kAct);
+    score = Math.round(base * decay * 100) / 100;
+  } else score = checks.reduce((s, c) => s + (c.passed ? c.weight : 0), 0);
+  return { score, passed: score >= PASS_THRESHOLD, checks };
+}
