@@ -170,7 +170,9 @@ async function mutant(
       },
     };
     const result = await runAttempt({ task, instance, model, world, chain: lease });
-    return { cls, applies, result };
+    // A recipient named only in a refusal's reason is no payment redirected.
+    const sent = !!result.transaction || !!result.composite?.rounds.some((r) => r.transaction);
+    return { cls, applies: applies && (!rewrite || sent), result };
   } finally {
     lease.release();
   }
