@@ -203,6 +203,10 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
   // matches; the key covers the scoring code, so an edited validator or prompt scores again.
   const finished = options.fresh ? new Map<string, InstanceResult>() : readFinished(outDir(options));
   const codeHash = scoringCodeHash();
+  // Gold runs of the effect check are kept beside the response cache and follow it: `--cache off`
+  // runs each one live.
+  const settings = modelSettings(options);
+  const goldCache = settings.cache === "off" ? undefined : { dir: settings.cacheDir, codeSha256: codeHash };
   const scriptedDir = options.model.startsWith("scripted:")
     ? options.model.slice("scripted:".length)
     : undefined;
@@ -291,7 +295,14 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
     const t0 = performance.now();
     let result: InstanceResult | undefined;
     try {
-      result = await attemptWithInfraRetry(chains, { task, instance, model, world, modes: options.modes });
+      result = await attemptWithInfraRetry(chains, {
+        task,
+        instance,
+        model,
+        world,
+        modes: options.modes,
+        goldCache,
+      });
       return { kind: "scored", result: { ...result, resumeKey: key } };
     } catch (error) {
       const elapsed = Math.round(performance.now() - t0);
