@@ -5,6 +5,7 @@ import { phase } from "./run/phases.ts";
 import {
   DEFAULT_OPTIONS,
   optionsFromVariables,
+  outDir,
   parseArgsUsageError,
   parseRunFlags,
   UsageError,
@@ -74,20 +75,16 @@ export async function runCli(argv: string[]): Promise<void> {
     if (argv[0] === "world") return await serve(argv.slice(1));
     if (argv[0] === "report") return await report(argv.slice(1));
     const options = parseRunFlags(argv, optionsFromVariables());
-    // Fail fast on an unknown --tasks id or an empty --split, before Vitest and Anvil start, from the
-    // task folders alone: the worker loads (and refuses a broken spec among) the selected tasks.
-    const [{ taskIndex }, { indexedSelection }] = await Promise.all([
-      import("./tasks/files.ts"),
-      import("./run/plan.ts"),
-    ]);
-    indexedSelection(taskIndex(), options);
-    phase("cli: task ids and split checked");
-    // A missing API key or an unknown model fails here, before Vitest and Anvil start.
-    const { checkRunModel } = await import("./models/checkRunModel.ts");
-    for (const warning of checkRunModel(options)) console.warn(`questbench: warning: ${warning}`);
-    phase("cli: model checked");
+    // Everything that can refuse the run is checked before Vitest and Anvil start (src/run/preflight.ts):
+    // --out, the model and its key, the folder's earlier results, the task ids, scripted answers.
+    // --out first, before the rest is even loaded: a mistyped --out is refused at once.
+    const { ensureOutDir } = await import("./run/outDir.ts");
+    ensureOutDir(outDir(options), { keep: false });
+    phase("cli: --out checked");
     const { runBenchmark } = await import("./runBenchmark.ts");
-    const { exitCode, results } = await runBenchmark(options);
+    const { exitCode, results } = await runBenchmark(options, {
+      warn: (warning) => console.warn(`questbench: warning: ${warning}`),
+    });
     phase("cli: vitest closed");
     if (!results) console.error("questbench: no instance finished; see the errors above.");
     // The model's breaker stopped the run (src/models/breaker.ts): say so once, last.
