@@ -40,7 +40,7 @@ import {
   routerAbi,
   wbnbAbi,
 } from "../abis.ts";
-import { loadArtifact } from "../artifacts.ts";
+import { type Artifact, loadArtifact } from "../artifacts.ts";
 import {
   type AccountName,
   ALLOWANCES,
@@ -64,6 +64,7 @@ import {
   WORLD_FACTS,
   worldConstants,
 } from "../catalogue.ts";
+import { HARD_BUILD_STEPS, type HardBuildApi } from "../hard/build/index.ts";
 import { anvilRpc, primeWorldClock } from "../pool.ts";
 import type { ContractKey, TokenKey, World } from "../world.ts";
 import {
@@ -88,6 +89,8 @@ export type ProbedToken = CanonicalTokenKey;
 const TREASURY_TOKENS = "1000000000";
 /** WBNB the treasury wraps by a real deposit (WBNB stays fully backed, TASKS.md §2.1). */
 const TREASURY_WBNB = "10000";
+/** WBNB the treasury wraps for the hard world's build steps (pools, lending markets), as the world build does. */
+const HARD_WORLD_WBNB = "10000";
 /** LP the treasury keeps of each pair someone holds: pre-states plant LP from it (≤ 1 LPwu today). */
 const LP_STOCK = parseEther("100");
 
@@ -207,16 +210,17 @@ export async function provisionFork(
   }
   const call = (from: PrivateKeyAccount, to: Address, abi: Abi, fn: string, args: unknown[], value = 0n) =>
     send(from, to, encodeFunctionData({ abi, functionName: fn, args } as never), `${fn} on ${to}`, value);
-  const deploy = async (name: string, args: unknown[] = []) => {
-    const a = loadArtifact(name, parameters.artifactsDir);
+  const deployArtifact = async (a: Artifact, args: unknown[] = []) => {
     const { contractAddress } = await send(
       treasury,
       null,
       encodeDeployData({ abi: a.abi, bytecode: a.bytecode, args } as never),
-      `deploying ${name}`,
+      `deploying ${a.contractName}`,
     );
     return getAddress(contractAddress!);
   };
+  const deploy = (name: string, args: unknown[] = []) =>
+    deployArtifact(loadArtifact(name, parameters.artifactsDir), args);
   const signer: Record<AccountName, PrivateKeyAccount> = { agent, rich, treasury };
   const accounts: Record<AccountName, Address> = {
     agent: agent.address,
@@ -472,6 +476,24 @@ export async function provisionFork(
       ]),
     );
 
+  // --- The hard world, by the world build's own steps (same catalogue, same seeds). -------------
+  // They pool and lend WBNB too: the treasury wraps their share first, as the build does.
+  if (Object.values(catalogue).some((e) => e.set === "hard"))
+    await step("treasury WBNB deposit for the hard world", () =>
+      call(treasury, wrapper, wrapperAbi, "deposit", [], parseEther(HARD_WORLD_WBNB)),
+    );
+  const api: HardBuildApi = {
+    rpc,
+    tx: (from, to, abi, fn, args = [], value = 0n) => call(from, to, abi, fn, args, value),
+    deploy: deployArtifact,
+    art: (ref) => loadArtifact(ref, parameters.artifactsDir),
+    call: (to, abi, fn, args = []) => read(to, abi, fn, args),
+    contracts: contracts as Record<string, Address>,
+    signer,
+    log: () => {},
+  };
+  for (const hard of HARD_BUILD_STEPS) await step(`hard world: ${hard.name}`, () => hard.run(api));
+
   // --- The stakes, STAKE_AGE_SECONDS before the snapshot block (TASKS.md §2.1). ----------------
   let stakeTimestamp = 0;
   for (const s of STAKES)
@@ -645,6 +667,18 @@ export async function verifyRequirements(
     );
   for (const key of keysOfKind("deployed", catalogue) as ContractKey[])
     await need(`${key} deployed`, [key], `deploy ${key}`, async () =>
+      c[key] !== zeroAddress && (await client.getCode({ address: c[key] })) ? true : `${key} has no code`,
+    );
+  // The hard world: each build step ran, and what the steps create (pairs, pools) exists.
+  for (const hard of HARD_BUILD_STEPS) {
+    const keys = hard.keys.filter((key) => key in catalogue) as ContractKey[];
+    if (keys.length > 0)
+      await need(`hard world: ${hard.name}`, keys, `hard world: ${hard.name}`, async () =>
+        errors[`hard world: ${hard.name}`] === undefined ? true : "its build step failed",
+      );
+  }
+  for (const key of keysOfKind("built", catalogue) as ContractKey[])
+    await need(`${key} built`, [key], "hard world", async () =>
       c[key] !== zeroAddress && (await client.getCode({ address: c[key] })) ? true : `${key} has no code`,
     );
   for (const a of ALLOWANCES)
