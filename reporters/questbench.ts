@@ -95,7 +95,18 @@ export default class QuestbenchReporter implements Reporter {
 
   onTestModuleCollected(module: TestModule) {
     if (!isBenchmark(module.moduleId)) return;
-    this.progress = { ...this.progress, total: this.progress.total + [...module.children.allTests()].length };
+    const tests = [...module.children.allTests()];
+    this.progress = { ...this.progress, total: this.progress.total + tests.length };
+    // Fork mode: the selected tasks whose world cannot be provisioned on this fork, named before any runs.
+    const skipped = this.provided().fork?.skipped ?? {};
+    const refused = [...new Set(tests.map((t) => t.name.split(" #")[0]!))].filter((id) => skipped[id]);
+    if (refused.length > 0)
+      this.vitest.logger.log(
+        [
+          `Skipped on this fork, before the run (their world cannot be provisioned here; not scored): ${refused.length} task(s)`,
+          ...refused.map((id) => `  ${id}: ${skipped[id]}`),
+        ].join("\n"),
+      );
     if (this.tty && this.settings.standalone) {
       this.vitest.logger.outputStream.write(`\r\x1b[2K${renderTotals(this.progress, Date.now())}`);
       this.live = true;

@@ -46,9 +46,14 @@ afterAll(async () => {
 });
 
 type Run = { code: number | null; signal: string | null; stdout: string; stderr: string };
-function questbench(args: string[], env: NodeJS.ProcessEnv = {}, onSpawn?: (pid: number) => void) {
+function questbench(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  onSpawn?: (pid: number) => void,
+  cwd = PROJECT_ROOT,
+) {
   return new Promise<Run>((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: PROJECT_ROOT, env: { ...baseEnv, ...env } });
+    const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...baseEnv, ...env } });
     onSpawn?.(child.pid!);
     let stdout = "";
     let stderr = "";
@@ -386,6 +391,186 @@ describe("real-model runs against the fake provider", () => {
       expect(readFileSync(path.join(out, "instances.jsonl"), "utf8").trim().split("\n")).toHaveLength(
         ids.length,
       );
+    },
+    10 * 60_000,
+  );
+});
+
+describe("what a provider run pays, what names it, and its retries", () => {
+  const local = () => `openai-compatible:${server.openaiBaseURL}#gold`;
+  const atomicIds = tasks.filter((t) => t.spec.split === "atomic").map((t) => t.spec.id);
+  /** The fake's answer to each request, by arrival number (its output tokens are priced too). */
+  const answers = new Map<number, string>();
+  const recordingGold = async (req: FakeRequest): Promise<Behavior> => {
+    const b = await gold(req);
+    if (b.kind === "answer") answers.set(req.n, b.text);
+    return b;
+  };
+  /** USD of the answered requests at `price` (USD per million tokens), counted as the fake counts tokens. */
+  const paidFor = (reqs: FakeRequest[], price: { input: number; output: number }) =>
+    reqs
+      .filter((q) => q.status === 200)
+      .reduce((sum, q) => {
+        const input = Math.ceil(q.messages.map((m) => m.content).join("").length / 4);
+        const output = Math.ceil(answers.get(q.n)!.length / 4);
+        return sum + (input * price.input + output * price.output) / 1e6;
+      }, 0);
+
+  test(
+    "'paid by this run' is what this invocation paid: nothing on a full resume, only the added task's calls after one is added",
+    async () => {
+      behave = recordingGold;
+      const price = { input: 3, output: 15 };
+      const out = tmp();
+      const args = (ids: string[]) => [
+        "--model",
+        local(),
+        "--price-in",
+        "3",
+        "--price-out",
+        "15",
+        "--tasks",
+        ids.join(","),
+        "--out",
+        out,
+        "--cache-dir",
+        tmp(),
+      ];
+      const usd = (x: number) => `paid by this run $${x.toFixed(4)}`;
+
+      let from = server.requests.length;
+      const first = await questbench(args(atomicIds.slice(0, 2)));
+      expect(first.code, first.stderr.slice(-2000)).toBe(0);
+      const paidFirst = paidFor(server.requests.slice(from), price);
+      expect(paidFirst).toBeGreaterThan(0);
+      expect(readResults(out).manifest.selection!.paidUsd).toBeCloseTo(paidFirst, 6);
+      expect(first.stdout).toContain(usd(paidFirst));
+
+      from = server.requests.length;
+      const resumed = await questbench(args(atomicIds.slice(0, 2)));
+      expect(resumed.code, resumed.stderr.slice(-2000)).toBe(0);
+      expect(server.requests.length).toBe(from);
+      expect(readResults(out).manifest.selection).toMatchObject({ ran: 0, resumed: 2, paidUsd: 0 });
+      expect(resumed.stdout).toContain(usd(0));
+
+      from = server.requests.length;
+      const added = await questbench(args(atomicIds.slice(0, 3)));
+      expect(added.code, added.stderr.slice(-2000)).toBe(0);
+      const paidAdded = paidFor(server.requests.slice(from), price);
+      expect(server.requests.length - from).toBe(1);
+      const results = readResults(out);
+      expect(results.manifest.selection).toMatchObject({ ran: 1, resumed: 2 });
+      expect(results.manifest.selection!.paidUsd).toBeCloseTo(paidAdded, 6);
+      expect(added.stdout).toContain(usd(paidAdded));
+      // The folder's usage is every instance's, paid when each ran.
+      expect(results.summary.usage!.spentUsd).toBeCloseTo(paidFirst + paidAdded, 6);
+      behave = gold;
+    },
+    10 * 60_000,
+  );
+
+  test(
+    "an openai-compatible endpoint restarted on another port keeps its folder, its finished instances and its cache",
+    async () => {
+      const other = await startFakeProvider((req) => gold(req));
+      try {
+        const cwd = tmp();
+        const ids = atomicIds.slice(3, 5).join(",");
+        const at = (base: string, ...more: string[]) => [
+          "--model",
+          `openai-compatible:${base}#gold`,
+          "--tasks",
+          ids,
+          ...more,
+        ];
+        expect(new URL(other.url).port).not.toBe(new URL(server.url).port);
+        const from = server.requests.length;
+        const first = await questbench(at(server.openaiBaseURL), {}, undefined, cwd);
+        expect(first.code, first.stderr.slice(-2000)).toBe(0);
+        const calls = server.requests.length - from;
+        expect(calls).toBeGreaterThan(0);
+        const folder = path.join(cwd, ".questbench/results/openai-compatible_127.0.0.1_gold");
+        expect(readResults(folder).manifest.model).toBe("openai-compatible:127.0.0.1#gold");
+
+        // Same folder, resumed: the other port is asked nothing.
+        const again = await questbench(at(other.openaiBaseURL), {}, undefined, cwd);
+        expect(again.code, again.stderr.slice(-2000)).toBe(0);
+        expect(other.requests).toHaveLength(0);
+        expect(readResults(folder).instances.every((i) => i.resumed)).toBe(true);
+
+        // Started over: every call comes from the cache (.questbench/cache of the working directory).
+        const fresh = await questbench(at(other.openaiBaseURL, "--fresh"), {}, undefined, cwd);
+        expect(fresh.code, fresh.stderr.slice(-2000)).toBe(0);
+        expect(other.requests).toHaveLength(0);
+        expect(readResults(folder).summary.usage).toMatchObject({ calls, cachedCalls: calls });
+      } finally {
+        await other.close();
+      }
+    },
+    10 * 60_000,
+  );
+
+  test(
+    "--price-in/--price-out give a custom endpoint a cost and make --budget work; without them --budget is refused",
+    async () => {
+      const ids = atomicIds.slice(5, 11);
+      const run = (out: string, ...more: string[]) =>
+        questbench([
+          "--model",
+          local(),
+          "--tasks",
+          ids.join(","),
+          "--concurrency",
+          "1",
+          "--budget",
+          "0.03",
+          "--out",
+          out,
+          "--cache-dir",
+          tmp(),
+          ...more,
+        ]);
+      const unpriced = await run(tmp());
+      expect(unpriced.code).toBe(1);
+      expect(unpriced.stderr.trim().split("\n")).toEqual([
+        `questbench: --budget needs a model with a price: '${local()}' has none in src/models/registry.json; give one with --price-in and --price-out (USD per million tokens)`,
+      ]);
+      const out = tmp();
+      const priced = await run(out, "--price-in", "3", "--price-out", "15");
+      expect(priced.code, priced.stderr.slice(-2000)).toBe(0);
+      const results = readResults(out);
+      expect(results.manifest.provider?.price).toEqual({ input: 3, output: 15 });
+      expect(results.instances.length).toBeGreaterThan(0);
+      expect(results.notStarted!.length).toBeGreaterThan(0);
+      expect(results.instances.length + results.notStarted!.length).toBe(ids.length);
+      expect(results.summary.usage!.costUsd).toBeGreaterThan(0);
+      expect(results.summary.usage!.spentUsd).toBeLessThanOrEqual(0.03);
+    },
+    10 * 60_000,
+  );
+
+  test(
+    "a 429 and its Retry-After wait show in the progress lines while it waits, and in the instance's usage",
+    async () => {
+      const from = server.requests.length;
+      behave = (req) =>
+        req.n === from + 1 ? { kind: "status", status: 429, headers: { "retry-after": "1" } } : gold(req);
+      const id = atomicIds[11]!;
+      const out = tmp();
+      const r = await questbench(["--model", local(), "--tasks", id, "--out", out, "--cache-dir", tmp()]);
+      behave = gold;
+      expect(r.code, r.stderr.slice(-2000)).toBe(0);
+      const lines = r.stdout.split("\n");
+      const retry = lines.findIndex((l) =>
+        l.startsWith(`… ${id}  HTTP 429: retry 1/5 after 1s (Retry-After)`),
+      );
+      const finished = lines.findIndex((l) => l.startsWith(`✓ ${id}  100`));
+      expect(retry, r.stdout).toBeGreaterThanOrEqual(0);
+      expect(finished).toBeGreaterThan(retry);
+      expect(lines[finished]).toMatch(/ · retries 1 \(waited 1s\)\]$/);
+      const usage = readResults(out).instances[0]!.usage!;
+      expect(usage.retries).toBe(1);
+      expect(usage.retryWaitMs).toBeGreaterThanOrEqual(900);
     },
     10 * 60_000,
   );
