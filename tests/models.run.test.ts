@@ -128,7 +128,8 @@ describe("real-model runs against the fake provider", () => {
   test(
     "a full run through the OpenAI SDK scores what the reference model scores; the same command again makes no request",
     async () => {
-      const selected = selectTasks(tasks, { split: "all", tasks: [] });
+      // The default split: the paper's 107.
+      const selected = selectTasks(tasks, { split: "paper", tasks: [] });
       const out = tmp();
       const args = [
         "--model",
@@ -147,16 +148,16 @@ describe("real-model runs against the fake provider", () => {
       expect(r.code, r.stderr.slice(-2000)).toBe(0);
       const results = readResults(out);
       const n = selected.length;
-      // The paper's tasks make the paper total; the hard split is summed apart (issue 20).
-      const paper = selected.filter((t) => (t.spec.set ?? "paper") === "paper");
+      const paper = selected;
       const atomic = paper.filter((t) => t.spec.split === "atomic").length;
+      expect(n).toBe(107);
       expect(results.summary.total).toEqual(perfect(paper.length));
       expect(results.summary.atomic).toEqual(perfect(atomic));
       expect(results.summary.composite).toEqual(perfect(paper.length - atomic));
-      expect(results.summary.hard?.total).toEqual(perfect(n - paper.length));
+      expect(results.summary.hard?.total).toEqual(perfect(0));
       expect(results.summary.providerErrors).toEqual({ atomic: 0, composite: 0, total: 0 });
       expect(results.manifest).toMatchObject({
-        model: `openai-compatible:${server.openaiBaseURL}#gold`,
+        model: "openai-compatible:127.0.0.1#gold",
         provider: { name: "openai-compatible", api: "openai", modelId: "gold", price: null },
         sampling: { temperature: 0.7, maxTokens: 16384, seed: null },
         modelCalls: { cache: "on", maxRetries: 5 },

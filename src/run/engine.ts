@@ -8,10 +8,9 @@ import { isLocalModel, resolveModel, resolveProviderModel } from "../models/reso
 import { missingScriptedAnswers } from "../models/scripted.ts";
 import { modelSettings } from "../models/settings.ts";
 import type { ModelClient, ModelRequest } from "../models/types.ts";
-import { addUsage, costOf, estimateAttemptUsage, type UsageRecord } from "../models/usage.ts";
+import { addUsage, costOf, type UsageRecord } from "../models/usage.ts";
 import { type AtomicAttemptParameters, instanceFields, unevaluated } from "../protocol/atomic.ts";
 import { runAttempt } from "../protocol/attempt.ts";
-import { atomicPrompt, compositePrompt, taskHint } from "../protocol/prompt.ts";
 import type { InstanceOutcome } from "../results/outcome.ts";
 import type { InstanceResult } from "../results/types.ts";
 import { outDir, type RunOptions, runSplit } from "../runOptions.ts";
@@ -25,6 +24,7 @@ import type { ForkContext } from "../world/fork/boot.ts";
 import { bootForkInstance } from "../world/fork/boot.ts";
 import { type AnvilPool, anvilRpc, createAnvilPool, type Lease } from "../world/pool.ts";
 import { loadWorld, type World } from "../world/world.ts";
+import { estimateInstanceUsage } from "./estimate.ts";
 import { phase } from "./phases.ts";
 import { indexedSelection } from "./plan.ts";
 import { readFinished, resumeKey, scoringCodeHash, scriptedResponsesHash } from "./resume.ts";
@@ -257,26 +257,8 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
   phase("worker: run planned (tasks loaded, model resolved)");
 
   /** The prior cost estimate of one attempt, from its opening prompt's size. */
-  function priorCost(task: LoadedTask, instance: Instance): number {
-    const prompt =
-      task.spec.split === "atomic"
-        ? atomicPrompt(instance, task.spec.answer, world, {
-            modes: options.modes,
-            hint: taskHint(task.spec),
-            set: task.spec.set,
-          })
-        : compositePrompt(instance, task.spec.answer, world, 1, {
-            modes: options.modes,
-            hint: taskHint(task.spec),
-            set: task.spec.set,
-          });
-    const usage = estimateAttemptUsage({
-      promptChars: prompt.reduce((n, m) => n + m.content.length, 0),
-      split: task.spec.split,
-      optimalSteps: task.spec.optimal_steps,
-    });
-    return costOf(usage, resolved?.price ?? null) ?? 0;
-  }
+  const priorCost = (task: LoadedTask, instance: Instance) =>
+    costOf(estimateInstanceUsage(task, instance, world, options.modes), resolved?.price ?? null) ?? 0;
 
   async function runInstance(
     planned: PlannedInstance,
