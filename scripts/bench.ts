@@ -254,7 +254,7 @@ let harnessWallMs = Number.NaN;
 /** The full reference run, --runs times (sections `full` and `loop` share the runs). */
 async function fullRuns() {
   if (fullResults) return fullResults;
-  // The paper's 107 (--split paper): the figure issue 14 targets; the default run adds the hard split.
+  // The paper's 107 (--split paper, the default run): the figure README "Performance" targets.
   say("\n1. Full reference run (the paper's 107 instances, --split paper, --concurrency 2)");
   const runs: { w: Watched; out: string }[] = [];
   for (let i = 0; i < Number(flags.runs); i++) {

@@ -56,6 +56,15 @@ Exit codes: 0 the run finished (whatever the scores; reference: all 100), 1 a ru
 failure (provider or infrastructure error, run stopped, missing key, retired model), 2 a usage error
 (a bad flag, an --out that cannot be written or holds another run's results).`;
 
+/**
+ * A typed harness error (src/errors.ts): one line (and its details) for the user, no stack. Also one
+ * thrown by the global setup, which Vitest loads through its own module runner: there the classes are
+ * other instances of the same module, so `instanceof` alone misses them.
+ */
+const isHarnessError = (error: unknown): error is BaseError =>
+  error instanceof BaseError ||
+  (error instanceof Error && typeof (error as Partial<BaseError>).shortMessage === "string");
+
 /** The package's version (package.json), for `--version`. */
 export function packageVersion(): string {
   return (
@@ -103,7 +112,7 @@ export async function runCli(argv: string[]): Promise<void> {
     if (error instanceof UsageError || error instanceof UnknownModelError) {
       console.error(`questbench: ${error.message} (see questbench --help)`);
       process.exitCode = 2;
-    } else if (error instanceof BaseError) {
+    } else if (isHarnessError(error)) {
       console.error(`questbench: ${error.message}`);
       process.exitCode = 1;
     } else throw error;
