@@ -433,6 +433,16 @@ describe("npx questbench --fork-url", () => {
     let results: RunResults;
     let all: CliRun | undefined;
     let wallMs = 0;
+    /** A run's arguments: the keyed fork of the world at its snapshot block, results into `out`. */
+    const onTheFork = (...more: string[]) => [
+      "--fork-url",
+      forkUrl,
+      "--fork-block",
+      String(world.snapshot.blockNumber),
+      "--out",
+      out,
+      ...more,
+    ];
     /** The run's instances left unscored by a chain failure or run again after one: there must be none. */
     const retried = (r: RunResults) =>
       r.instances.filter((i) => i.infraRetries || i.failure?.class === "infra_error").map((i) => i.taskId);
@@ -460,21 +470,7 @@ describe("npx questbench --fork-url", () => {
       forkUrl = `http://${user}:${password}@127.0.0.1:${proxy.port}/?apikey=${apiKey}`;
       const t0 = performance.now();
       // The default split: the paper's 107.
-      run = await questbench(
-        [
-          "--model",
-          "reference",
-          "--fork-url",
-          forkUrl,
-          "--fork-block",
-          String(world.snapshot.blockNumber),
-          "--out",
-          out,
-          "--junit",
-          path.join(out, "junit.xml"),
-        ],
-        home,
-      );
+      run = await questbench(onTheFork("--model", "reference", "--junit", path.join(out, "junit.xml")), home);
       wallMs = performance.now() - t0;
       results = readResults(out, run);
     }, 900_000);
@@ -553,19 +549,7 @@ describe("npx questbench --fork-url", () => {
 
     test("--split all into the same folder adds the hard split on the fork: 8900 / 8900 beside the kept 10700, exit 0, no retries", async () => {
       const t0 = performance.now();
-      all = await questbench(
-        [
-          "--split",
-          "all",
-          "--fork-url",
-          forkUrl,
-          "--fork-block",
-          String(world.snapshot.blockNumber),
-          "--out",
-          out,
-        ],
-        home,
-      );
+      all = await questbench(onTheFork("--split", "all"), home);
       const seconds = Math.round((performance.now() - t0) / 1000);
       expect(all.code, output(all)).toBe(0);
       const both = readResults(out, all);

@@ -1,13 +1,11 @@
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { RunResults } from "../src/results/types.ts";
-import { loadTasks, PROJECT_ROOT } from "../src/tasks/load.ts";
+import { loadTasks } from "../src/tasks/load.ts";
 import { selectTasks } from "../src/tasks/select.ts";
 import { loadWorld } from "../src/world/world.ts";
+import { alive, descendants, readResults, questbench as run, tmp } from "./helpers/cli.ts";
 import {
   type Behavior,
   type FakeProviderServer,
@@ -18,20 +16,8 @@ import { goldAnswers } from "./providers/gold.ts";
 
 // End to end through `npx questbench` and the real SDKs: the fake provider answers every prompt
 // with the gold response, found from the conversation alone (tests/providers/gold.ts).
-const bin = path.join(PROJECT_ROOT, "bin/questbench.mjs");
 const world = loadWorld();
 const tasks = loadTasks();
-const tmp = () => mkdtempSync(path.join(tmpdir(), "qb-run-"));
-const readResults = (dir: string) =>
-  JSON.parse(readFileSync(path.join(dir, "results.json"), "utf8")) as RunResults;
-const baseEnv: NodeJS.ProcessEnv = {
-  ...process.env,
-  QUESTBENCH_OPTIONS: "",
-  QUESTBENCH_MODEL: "",
-  QUESTBENCH_CACHE_DIR: "",
-  ANTHROPIC_API_KEY: "",
-  OPENAI_API_KEY: "",
-};
 
 let server: FakeProviderServer;
 let gold: (req: FakeRequest) => Promise<Behavior>;
@@ -45,27 +31,13 @@ afterAll(async () => {
   await server?.close();
 });
 
-type Run = { code: number | null; signal: string | null; stdout: string; stderr: string };
-function questbench(
+/** `questbench ARGS` with provider variables on top (keys and the model's variables cleared first). */
+const questbench = (
   args: string[],
   env: NodeJS.ProcessEnv = {},
   onSpawn?: (pid: number) => void,
-  cwd = PROJECT_ROOT,
-) {
-  return new Promise<Run>((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...baseEnv, ...env } });
-    onSpawn?.(child.pid!);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
+  cwd?: string,
+) => run(args, onSpawn, { env: { QUESTBENCH_OPTIONS: "", ...env }, ...(cwd ? { cwd } : {}) });
 
 /** What identifies a request to the provider: model, conversation and sampling settings. */
 const requestId = (r: FakeRequest) =>
@@ -73,35 +45,40 @@ const requestId = (r: FakeRequest) =>
     .update(JSON.stringify([r.body.model, r.messages, r.body.temperature, r.body.max_tokens, r.body.seed]))
     .digest("hex");
 
-/** Process ids of every live descendant of `pid` (from /proc). */
-function descendants(pid: number): number[] {
-  const parent = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {}
-  }
-  const out: number[] = [];
-  const walk = (p: number) => {
-    for (const [child, pp] of parent)
-      if (pp === p) {
-        out.push(child);
-        walk(child);
-      }
-  };
-  walk(pid);
-  return out;
+/**
+ * Six atomic tasks with `--budget 0.03` at concurrency 1: some run, the rest are not started, and
+ * what the run paid stays within the budget.
+ */
+async function expectStoppedByBudget(model: string[], env: NodeJS.ProcessEnv = {}) {
+  const ids = tasks
+    .filter((t) => t.spec.split === "atomic")
+    .slice(0, 6)
+    .map((t) => t.spec.id);
+  const out = tmp();
+  const r = await questbench(
+    [
+      ...model,
+      "--tasks",
+      ids.join(","),
+      "--concurrency",
+      "1",
+      "--budget",
+      "0.03",
+      "--out",
+      out,
+      "--cache-dir",
+      tmp(),
+    ],
+    env,
+  );
+  expect(r.code, r.stderr.slice(-2000)).toBe(0);
+  const results = readResults(out);
+  expect(results.instances.length).toBeGreaterThan(0);
+  expect(results.notStarted!.length).toBeGreaterThan(0);
+  expect(results.instances.length + results.notStarted!.length).toBe(ids.length);
+  expect(results.summary.usage!.spentUsd).toBeLessThanOrEqual(0.03);
+  return { r, results };
 }
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const perfect = (n: number) => ({ score: 100 * n, max: 100 * n, passed: n, count: n, tasks: n });
 
@@ -283,36 +260,9 @@ describe("real-model runs against the fake provider", () => {
   test(
     "--budget stops starting new instances once the projected spend would pass it",
     async () => {
-      const ids = tasks
-        .filter((t) => t.spec.split === "atomic")
-        .slice(0, 6)
-        .map((t) => t.spec.id);
-      const out = tmp();
       const env = { ANTHROPIC_API_KEY: "sk-fake", ANTHROPIC_BASE_URL: server.anthropicBaseURL };
       // claude-sonnet-4.5's prior for one atomic instance is ≈ $0.028; the fake's short answers cost ≈ $0.008.
-      const r = await questbench(
-        [
-          "--model",
-          "claude-sonnet-4.5",
-          "--tasks",
-          ids.join(","),
-          "--concurrency",
-          "1",
-          "--budget",
-          "0.03",
-          "--out",
-          out,
-          "--cache-dir",
-          tmp(),
-        ],
-        env,
-      );
-      expect(r.code, r.stderr.slice(-2000)).toBe(0);
-      const results = readResults(out);
-      expect(results.instances.length).toBeGreaterThan(0);
-      expect(results.notStarted!.length).toBeGreaterThan(0);
-      expect(results.instances.length + results.notStarted!.length).toBe(ids.length);
-      expect(results.summary.usage!.spentUsd).toBeLessThanOrEqual(0.03);
+      const { r, results } = await expectStoppedByBudget(["--model", "claude-sonnet-4.5"], env);
       expect(results.manifest.modelCalls?.budgetUsd).toBe(0.03);
       expect(r.stdout).toContain("Not started (--budget 0.03 USD):");
     },
@@ -348,7 +298,7 @@ describe("real-model runs against the fake provider", () => {
         // The 8th request hangs; answers already on their way get 400 ms to reach the cache, then kill -9.
         killed = true;
         setTimeout(() => {
-          tree = descendants(pid);
+          tree = descendants(pid).map((d) => d.pid);
           process.kill(pid, "SIGKILL");
         }, 400);
         return { kind: "hang" };
@@ -399,6 +349,8 @@ describe("real-model runs against the fake provider", () => {
 
 describe("what a provider run pays, what names it, and its retries", () => {
   const local = () => `openai-compatible:${server.openaiBaseURL}#gold`;
+  /** The local endpoint at Claude Sonnet 4.5's price (USD per million tokens), given on the command line. */
+  const priced = () => ["--model", local(), "--price-in", "3", "--price-out", "15"];
   const atomicIds = tasks.filter((t) => t.spec.split === "atomic").map((t) => t.spec.id);
   /** The fake's answer to each request, by arrival number (its output tokens are priced too). */
   const answers = new Map<number, string>();
@@ -424,12 +376,7 @@ describe("what a provider run pays, what names it, and its retries", () => {
       const price = { input: 3, output: 15 };
       const out = tmp();
       const args = (ids: string[]) => [
-        "--model",
-        local(),
-        "--price-in",
-        "3",
-        "--price-out",
-        "15",
+        ...priced(),
         "--tasks",
         ids.join(","),
         "--out",
@@ -514,38 +461,23 @@ describe("what a provider run pays, what names it, and its retries", () => {
   test(
     "--price-in/--price-out give a custom endpoint a cost and make --budget work; without them --budget is refused",
     async () => {
-      const ids = atomicIds.slice(5, 11);
-      const run = (out: string, ...more: string[]) =>
-        questbench([
-          "--model",
-          local(),
-          "--tasks",
-          ids.join(","),
-          "--concurrency",
-          "1",
-          "--budget",
-          "0.03",
-          "--out",
-          out,
-          "--cache-dir",
-          tmp(),
-          ...more,
-        ]);
-      const unpriced = await run(tmp());
+      const unpriced = await questbench([
+        "--model",
+        local(),
+        "--tasks",
+        atomicIds[0]!,
+        "--budget",
+        "0.03",
+        "--out",
+        tmp(),
+      ]);
       expect(unpriced.code).toBe(1);
       expect(unpriced.stderr.trim().split("\n")).toEqual([
         `questbench: --budget needs a model with a price: '${local()}' has none in src/models/registry.json; give one with --price-in and --price-out (USD per million tokens)`,
       ]);
-      const out = tmp();
-      const priced = await run(out, "--price-in", "3", "--price-out", "15");
-      expect(priced.code, priced.stderr.slice(-2000)).toBe(0);
-      const results = readResults(out);
+      const { results } = await expectStoppedByBudget(priced());
       expect(results.manifest.provider?.price).toEqual({ input: 3, output: 15 });
-      expect(results.instances.length).toBeGreaterThan(0);
-      expect(results.notStarted!.length).toBeGreaterThan(0);
-      expect(results.instances.length + results.notStarted!.length).toBe(ids.length);
       expect(results.summary.usage!.costUsd).toBeGreaterThan(0);
-      expect(results.summary.usage!.spentUsd).toBeLessThanOrEqual(0.03);
     },
     10 * 60_000,
   );

@@ -285,21 +285,7 @@ describe("the output folder is a set of results", () => {
     for (const [out, message] of cases) {
       const phases = path.join(tmp("qb-bad-out-"), "phases");
       const t0 = Date.now();
-      const r = await new Promise<Awaited<ReturnType<typeof questbench>>>((resolve) => {
-        const child = spawn(process.execPath, [path.join(PROJECT_ROOT, "bin/questbench.mjs"), "--out", out], {
-          cwd: PROJECT_ROOT,
-          env: { ...process.env, QUESTBENCH_MODEL: "", QUESTBENCH_PHASES: phases },
-        });
-        let stdout = "";
-        let stderr = "";
-        child.stdout.on("data", (d) => {
-          stdout += d;
-        });
-        child.stderr.on("data", (d) => {
-          stderr += d;
-        });
-        child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
-      });
+      const r = await questbench(["--out", out], undefined, { env: { QUESTBENCH_PHASES: phases } });
       const ms = Date.now() - t0;
       expect(r.code, out).toBe(2);
       expect(r.stdout).toBe("");

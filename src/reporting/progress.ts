@@ -144,3 +144,8 @@ export function renderFinishedLine(
   const { mark, text } = describeOutcome(outcome);
   return `${mark} ${name}  ${text}  [${renderTotals(p, nowMs)}]`;
 }
+
+/** One line for an attempt sent to a fresh chain because its own failed under it (an infrastructure retry). */
+export function renderInfraRetry(name: string, fault: string): string {
+  return `… ${name}  the chain failed under the attempt (${fault}): running it again on a fresh instance`;
+}

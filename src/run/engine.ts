@@ -47,7 +47,7 @@ export class InfraRetriesExhausted extends ChainError {
   ) {
     super(`${taskId}: the chain failed under ${retries + 1} attempts in a row.`, {
       cause,
-      details: `Each attempt hit an infrastructure fault; the last: ${cause instanceof Error ? cause.message.split("\n")[0] : String(cause)}`,
+      details: `Each attempt hit an infrastructure fault; the last: ${faultLine(cause)}`,
     });
   }
 }
@@ -66,11 +66,13 @@ const isInfraFault = (error: unknown) =>
  * infrastructure fault, or the instance fails its health check after the attempt (killed mid-run,
  * whatever the attempt then made of it). The released dead instance is replaced by the pool at its
  * next lease. The result records `infraRetries` when there were any.
+ * @param onRetry told each fault that sends the attempt to a fresh instance (one line: progress shows it).
  * @throws {InfraRetriesExhausted} after {@link MAX_INFRA_RETRIES} retries; any other error of the attempt.
  */
 export async function attemptWithInfraRetry(
   chains: ChainSource,
   p: Omit<AtomicAttemptParameters, "chain">,
+  onRetry?: (fault: string) => void,
 ): Promise<InstanceResult> {
   for (let retries = 0; ; retries++) {
     let lease: Lease | undefined;
@@ -100,8 +102,14 @@ export async function attemptWithInfraRetry(
       lease?.release();
     }
     if (retries >= MAX_INFRA_RETRIES) throw new InfraRetriesExhausted(p.task.spec.id, retries, fault);
+    onRetry?.(faultLine(fault));
   }
 }
+
+/** A fault as one line: a harness error's short message, else the first line of its message. */
+const faultLine = (fault: unknown) =>
+  (fault as { shortMessage?: string }).shortMessage ??
+  (fault instanceof Error ? fault.message : String(fault)).split("\n")[0]!;
 
 /**
  * The result of an attempt the provider never answered (`provider_error`: no score, left out of the
@@ -154,8 +162,11 @@ function instanceModel(
   };
 }
 
-/** What a test hands the engine for one instance: where its provider retries are told (progress lines). */
-export type InstanceHooks = { onRetry?: ModelRequest["onRetry"] };
+/**
+ * What a test hands the engine for one instance: where its provider retries and its infrastructure
+ * retries (the attempt run again on a fresh chain, with the fault) are told, for the progress lines.
+ */
+export type InstanceHooks = { onRetry?: ModelRequest["onRetry"]; onInfraRetry?: (fault: string) => void };
 
 /**
  * Killing the questbench process (kill -9) leaves Vitest's worker orphaned: it stops rather than go
@@ -332,13 +343,11 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
     const calls = instanceModel(model, hooks.onRetry);
     let result: InstanceResult | undefined;
     try {
-      result = await attemptWithInfraRetry(chains, {
-        task,
-        instance,
-        model: calls.model,
-        world,
-        modes: options.modes,
-      });
+      result = await attemptWithInfraRetry(
+        chains,
+        { task, instance, model: calls.model, world, modes: options.modes },
+        hooks.onInfraRetry,
+      );
       return { kind: "scored", result: { ...result, resumeKey: key } };
     } catch (error) {
       const elapsed = Math.round(performance.now() - t0);
