@@ -289,7 +289,7 @@ function baselineCheckout(ref: string): { root: string; commit: string } {
  */
 async function fullRuns() {
   if (fullResults) return fullResults;
-  // The paper's 107 (--split paper): the figure issue 14 targets; the default run adds the hard split.
+  // The paper's 107 (--split paper, the default run): the figure README "Performance" targets.
   say("\n1. Full reference run (the paper's 107 instances, --split paper, --concurrency 2)");
   const baseline = flags.baseline ? baselineCheckout(flags.baseline) : undefined;
   if (baseline) say(`  baseline: ${flags.baseline} = ${baseline.commit}, run from ${baseline.root}`);
