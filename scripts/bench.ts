@@ -289,10 +289,12 @@ function baselineCheckout(ref: string): { root: string; commit: string } {
  */
 async function fullRuns() {
   if (fullResults) return fullResults;
-  // The paper's 107 (--split paper): the figure issue 14 targets; the default run adds the hard split.
+  // The paper's 107 (--split paper, the default run): the figure README "Performance" targets.
   say("\n1. Full reference run (the paper's 107 instances, --split paper, --concurrency 2)");
   const baseline = flags.baseline ? baselineCheckout(flags.baseline) : undefined;
   if (baseline) say(`  baseline: ${flags.baseline} = ${baseline.commit}, run from ${baseline.root}`);
+  // Each run gets a cache folder of its own: every gold run of the effect check is live (cold), as in
+  // a first run, never read back from an earlier round.
   const args = (out: string) => [
     "--model",
     "reference",
@@ -302,6 +304,8 @@ async function fullRuns() {
     "paper",
     "--out",
     out,
+    "--cache-dir",
+    `${out}-cache`,
     "--fresh",
   ];
   const runs: { w: Watched; out: string }[] = [];

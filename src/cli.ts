@@ -4,7 +4,9 @@ import { BaseError, UnknownModelError } from "./errors.ts";
 import { phase } from "./run/phases.ts";
 import {
   DEFAULT_OPTIONS,
+  DEFAULT_SPLIT,
   optionsFromVariables,
+  outDir,
   parseArgsUsageError,
   parseRunFlags,
   UsageError,
@@ -12,25 +14,31 @@ import {
 
 const HELP = `Usage:
   questbench [--model M] [--split atomic|composite|paper|hard|all] [--tasks id,id] [--seed N]
-             [--epochs K] [--concurrency C] [--out DIR]
+             [--epochs K] [--concurrency C] [--out DIR] [--fresh]
              [--temperature T] [--max-tokens N] [--model-seed N] [--max-retries N] [--request-timeout S]
-             [--provider-concurrency N] [--cache on|off|replay] [--cache-dir DIR] [--budget USD] [--fresh]
+             [--provider-concurrency N] [--cache on|off|replay] [--cache-dir DIR] [--budget USD]
+             [--price-in USD --price-out USD] [--name NAME]
              [--shard i/n] [--junit FILE] [--fork-url URL [--fork-block N|latest]] [--unsafe-sandbox]
              [--library ethers|viem] [--env-detail paper|full] [--naive] [--sample N] [--nl-level precise]
              [--scoring paper|ours] [--tasks-dir DIR]…
-      Run the benchmark (default: --model ${DEFAULT_OPTIONS.model} --split all --seed 1 --concurrency 2
-      --out .questbench/results/<model>). --split all is the paper's 107 tasks (paper) plus the hard
-      split (hard), whose score is printed apart and never added to the paper total. Models: reference, scripted:DIR, a registry name or alias
+      Run the benchmark (default: --model ${DEFAULT_OPTIONS.model} --split ${DEFAULT_SPLIT} --seed 1 --concurrency 2
+      --out .questbench/results/<model>). --split paper is the paper's 107 tasks (max 10,700); hard is
+      the hard split, all both (the hard score printed apart, never added to the paper total); with
+      --tasks and no --split, every split. A run into a folder adds to its results: results.json covers
+      every instance there, and a finished one is not run again (--fresh replaces them); a folder of
+      another model or other settings is refused. Models: reference, scripted:DIR, a registry name or alias
       (claude-sonnet, gpt, gemini-pro, deepseek, … see src/models/registry.json), openrouter/<id>, <provider>:<model-id>,
-      openai-compatible:<baseURL>#<model>. Provider models: temperature 0.7, 16384 max tokens, key from
-      the provider's variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, …), responses
-      cached in --cache-dir (else QUESTBENCH_CACHE_DIR, else .questbench/cache); a rerun into the same
-      --out keeps finished instances (--fresh starts over); --budget stops starting new instances once
-      the projected spend would pass USD. --shard i/n runs the i-th of n disjoint parts of the
+      openai-compatible:<baseURL>#<model> (named by its host without the port, or --name). Provider
+      models: temperature 0.7, 16384 max tokens, key from the provider's variable (ANTHROPIC_API_KEY,
+      OPENAI_API_KEY, OPENROUTER_API_KEY, …), responses cached in --cache-dir (else
+      QUESTBENCH_CACHE_DIR, else .questbench/cache); --budget stops starting new instances once the
+      projected spend would pass USD, at the registry's price or --price-in/--price-out (USD per
+      million tokens). --shard i/n runs the i-th of n disjoint parts of the
       instance list (merge them with questbench report); --junit also writes a JUnit XML report.
       --fork-url runs on a fork of BNB Smart Chain at --fork-block (default latest, resolved once and
-      recorded): the agent's assets are provisioned by storage writes, the auxiliary contracts
-      deployed, and a task whose pre-state cannot be provisioned is skipped (README "Fork mode").
+      recorded): the agent's assets are provisioned by storage writes, the auxiliary contracts and the
+      hard world deployed and built, and a task whose world cannot be provisioned is skipped, named
+      before the run (README "Fork mode").
       The paper implementation's modes (README "Comparing with the paper"; recorded in the manifest):
       --library offers one library with its conventions, --env-detail paper lists addresses without
       descriptions (own contracts keep theirs), --naive appends the task's hint, --sample N runs a
@@ -52,7 +60,17 @@ const HELP = `Usage:
       Serve the local BSC-like world on 127.0.0.1 and print its URL and address book.
   questbench --help | --version
 Exit codes: 0 the run finished (whatever the scores; reference: all 100), 1 a run or harness
-failure (provider or infrastructure error, run stopped, missing key, retired model), 2 a usage error.`;
+failure (provider or infrastructure error, run stopped, missing key, retired model), 2 a usage error
+(a bad flag, an --out that cannot be written or holds another run's results).`;
+
+/**
+ * A typed harness error (src/errors.ts): one line (and its details) for the user, no stack. Also one
+ * thrown by the global setup, which Vitest loads through its own module runner: there the classes are
+ * other instances of the same module, so `instanceof` alone misses them.
+ */
+const isHarnessError = (error: unknown): error is BaseError =>
+  error instanceof BaseError ||
+  (error instanceof Error && typeof (error as Partial<BaseError>).shortMessage === "string");
 
 /** The package's version (package.json), for `--version`. */
 export function packageVersion(): string {
@@ -83,20 +101,16 @@ export async function runCli(argv: string[]): Promise<void> {
     if (argv[0] === "validate")
       return await (await import("./run/validatePack.ts")).validateCommand(argv.slice(1));
     const options = parseRunFlags(argv, optionsFromVariables());
-    // Fail fast on an unknown --tasks id or an empty --split, before Vitest and Anvil start, from the
-    // task folders alone: the worker loads (and refuses a broken spec among) the selected tasks.
-    const [{ taskIndex }, { indexedSelection }] = await Promise.all([
-      import("./tasks/files.ts"),
-      import("./run/plan.ts"),
-    ]);
-    indexedSelection(taskIndex(options.tasksDirs), options);
-    phase("cli: task ids and split checked");
-    // A missing API key or an unknown model fails here, before Vitest and Anvil start.
-    const { checkRunModel } = await import("./models/checkRunModel.ts");
-    for (const warning of checkRunModel(options)) console.warn(`questbench: warning: ${warning}`);
-    phase("cli: model checked");
+    // Everything that can refuse the run is checked before Vitest and Anvil start (src/run/preflight.ts):
+    // --out, the model and its key, the folder's earlier results, the task ids, scripted answers.
+    // --out first, before the rest is even loaded: a mistyped --out is refused at once.
+    const { ensureOutDir } = await import("./run/outDir.ts");
+    ensureOutDir(outDir(options), { keep: false });
+    phase("cli: --out checked");
     const { runBenchmark } = await import("./runBenchmark.ts");
-    const { exitCode, results } = await runBenchmark(options);
+    const { exitCode, results } = await runBenchmark(options, {
+      warn: (warning) => console.warn(`questbench: warning: ${warning}`),
+    });
     phase("cli: vitest closed");
     if (!results) console.error("questbench: no instance finished; see the errors above.");
     // The model's breaker stopped the run (src/models/breaker.ts): say so once, last.
@@ -107,7 +121,7 @@ export async function runCli(argv: string[]): Promise<void> {
     if (error instanceof UsageError || error instanceof UnknownModelError) {
       console.error(`questbench: ${error.message} (see questbench --help)`);
       process.exitCode = 2;
-    } else if (error instanceof BaseError) {
+    } else if (isHarnessError(error)) {
       console.error(`questbench: ${error.message}`);
       process.exitCode = 1;
     } else throw error;

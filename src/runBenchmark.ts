@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { RunResults } from "./results/types.ts";
 import { phase } from "./run/phases.ts";
+import { preflight } from "./run/preflight.ts";
 import { benchmarkTestConfig, QUESTBENCH_REPORTER, viteCacheDir } from "./run/vitest.ts";
 import { outDir, type RunOptions } from "./runOptions.ts";
 import { requireSandboxBarriers } from "./sandbox/requireBarriers.ts";
@@ -21,12 +22,20 @@ export type RunBenchmarkReturnType = {
  * QuestBench reporter in `outDir(options)`. The options reach the tests and the reporter through
  * `vitest.provide`; vitest.config.ts is not read (its `benchmark` project is the same settings, for
  * plain `npx vitest`).
+ * @param hooks.warn receives the one-line warnings of the checks before the run (default console.warn).
+ * @throws {UsageError} or {ModelProviderError} from those checks (src/run/preflight.ts), before anything runs.
  * @example
  * const { results } = await runBenchmark({ ...DEFAULT_OPTIONS, model: "reference", split: "atomic" });
  * console.log(results?.summary.atomic.score);
  */
-export async function runBenchmark(options: RunOptions): Promise<RunBenchmarkReturnType> {
-  // Before Vitest and Anvil start: an untrusted model on a set-up without a barrier stops here.
+export async function runBenchmark(
+  options: RunOptions,
+  hooks: { warn?: (warning: string) => void } = {},
+): Promise<RunBenchmarkReturnType> {
+  // Before Vitest and Anvil start: a bad --out, a model that cannot be called, a folder of another
+  // run, unknown tasks, and an untrusted model on a set-up without a barrier stop here.
+  for (const warning of preflight(options)) (hooks.warn ?? console.warn)(warning);
+  phase("cli: preflight checked");
   // A task pack's gold answers are not the project's own: `reference` over a pack is untrusted code.
   const packGold = options.model === "reference" && Boolean(options.tasksDirs?.length);
   requireSandboxBarriers(packGold ? "reference (with --tasks-dir)" : options.model, options.unsafeSandbox);

@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { didYouMean } from "./didYouMean.ts";
+import { modelIdentity } from "./models/identity.ts";
 import type { ModelOptions } from "./models/settings.ts";
 import type { SplitSelection } from "./tasks/types.ts";
 
@@ -28,7 +29,11 @@ export type RunModes = {
 export type RunOptions = {
   /** `reference`, `scripted:DIR`, or a provider alias. */
   model: string;
-  split: SplitSelection;
+  /**
+   * `--split`; absent: the paper's 107 tasks (`paper`), or every split when `--tasks` names tasks
+   * (see {@link runSplit}).
+   */
+  split?: SplitSelection | undefined;
   /** Task ids to run (empty: all of the split). */
   tasks: string[];
   seed: number;
@@ -71,21 +76,32 @@ export type RunOptions = {
 
 export const DEFAULT_OPTIONS: RunOptions = {
   model: "reference",
-  split: "all",
   tasks: [],
   seed: 1,
   epochs: 1,
   concurrency: 2,
 };
 
+/** The split a run without `--split` covers: the paper's 107 tasks (paper §3), the benchmark's 10,700. */
+export const DEFAULT_SPLIT: SplitSelection = "paper";
+
+/**
+ * The split a run covers: `--split`, else {@link DEFAULT_SPLIT}; with `--tasks` and no `--split`
+ * every split (`all`), so `--tasks <hard task id>` runs it without naming its split.
+ */
+export const runSplit = (o: Pick<RunOptions, "split" | "tasks">): SplitSelection =>
+  o.split ?? (o.tasks.length > 0 ? "all" : DEFAULT_SPLIT);
+
 /** A model name as a folder name: `scripted:/a/b` → `scripted_a_b` (also report.html's runs/). */
 export const modelSlug = (model: string) => model.replace(/[^A-Za-z0-9._-]+/g, "_");
 
 /**
  * Where a run writes results.json and instances.jsonl: `--out`, else `.questbench/results/<model-slug>/`
- * (relative to the working directory), so runs of two models never overwrite each other.
+ * (relative to the working directory; the slug of the model's identity, src/models/identity.ts), so
+ * runs of two models never share a folder and a local endpoint keeps its folder across ports.
  */
-export const outDir = (o: RunOptions) => o.out ?? `.questbench/results/${modelSlug(o.model)}`;
+export const outDir = (o: Pick<RunOptions, "out" | "model" | "name">) =>
+  o.out ?? `.questbench/results/${modelSlug(modelIdentity(o.model, o.name))}`;
 
 const FLAGS = {
   model: { type: "string" },
@@ -117,6 +133,9 @@ const FLAGS = {
   "nl-level": { type: "string" },
   scoring: { type: "string" },
   "tasks-dir": { type: "string", multiple: true },
+  name: { type: "string" },
+  "price-in": { type: "string" },
+  "price-out": { type: "string" },
 } as const;
 
 type FlagValues = Partial<
@@ -158,6 +177,16 @@ function applyModeFlags(o: RunOptions, values: FlagValues): void {
       oneOf(values.scoring, "scoring", ["paper", "ours"] as const) === "paper" ? "paper" : undefined;
   const set = Object.fromEntries(Object.entries(modes).filter(([, v]) => v !== undefined)) as RunModes;
   o.modes = Object.keys(set).length > 0 ? set : undefined;
+}
+
+/** `--price-in`/`--price-out` → `price` (USD per million tokens); one without the other is refused. */
+function applyPriceFlags(o: RunOptions, values: FlagValues): void {
+  const input = values["price-in"];
+  const output = values["price-out"];
+  if (input === undefined && output === undefined) return;
+  if (input === undefined || output === undefined)
+    throw new UsageError(`--price-in and --price-out go together (USD per million input / output tokens)`);
+  o.price = { input: nonNegativeNumber(input, "price-in"), output: nonNegativeNumber(output, "price-out") };
 }
 
 export class UsageError extends Error {
@@ -221,6 +250,11 @@ export function applyFlags(base: RunOptions, values: FlagValues): RunOptions {
   }
   if (values.junit !== undefined) o.junit = values.junit;
   if (values["tasks-dir"] !== undefined) o.tasksDirs = tasksDirs(values["tasks-dir"]);
+  if (values.name !== undefined) {
+    if (!values.name.trim()) throw new UsageError("--name must not be empty");
+    o.name = values.name.trim();
+  }
+  applyPriceFlags(o, values);
   applyModeFlags(o, values);
   if (values["fork-url"] !== undefined) {
     if (!/^https?:\/\/./.test(values["fork-url"])) throw new UsageError("--fork-url must be an http(s) URL");

@@ -39,9 +39,11 @@ const require = createRequire(import.meta.url);
 const bin = path.join(PROJECT_ROOT, "bin/questbench.mjs");
 const world = loadWorld();
 
+type CliRun = { code: number | null; stdout: string; stderr: string };
+
 /** Runs `npx questbench …` (bin/questbench.mjs) with its own HOME, so Anvil's RPC cache lands in a temp dir. */
 function questbench(args: string[], home: string) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+  return new Promise<CliRun>((resolve) => {
     execFile(
       process.execPath,
       [bin, ...args],
@@ -56,14 +58,26 @@ function questbench(args: string[], home: string) {
   });
 }
 
+/** A run's exit code and the tail of its output: every failure below shows what the child said. */
+const output = (run: CliRun) =>
+  `questbench exited ${run.code}\n--- stdout (tail) ---\n${run.stdout.slice(-4000)}\n--- stderr (tail) ---\n${run.stderr.slice(-4000)}`;
+
 const Ajv = AjvModule as unknown as typeof AjvModule.default;
 const validateResults = new Ajv({ allErrors: true, strict: false }).compile(
   JSON.parse(readFileSync(path.join(PROJECT_ROOT, "src/results/results.schema.json"), "utf8")),
 );
 
-/** Reads `<dir>/results.json` and checks it against the committed results JSON Schema. */
-function readResults(dir: string): RunResults {
-  const results = JSON.parse(readFileSync(path.join(dir, "results.json"), "utf8")) as RunResults;
+/**
+ * Reads `<dir>/results.json` of `run` and checks it against the committed results JSON Schema; when
+ * the run wrote none (it failed), the error carries the run's own output.
+ */
+function readResults(dir: string, run: CliRun): RunResults {
+  let results: RunResults;
+  try {
+    results = JSON.parse(readFileSync(path.join(dir, "results.json"), "utf8")) as RunResults;
+  } catch (error) {
+    throw new Error(`no results.json in ${dir} (${(error as Error).message})\n${output(run)}`);
+  }
   expect(validateResults(results), JSON.stringify(validateResults.errors)).toBe(true);
   return results;
 }
@@ -330,12 +344,17 @@ async function keyedProxy(target: string, user: string, password: string, key: s
       return;
     }
     stats.accepted += 1;
-    const upstream = await fetch(target, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: Buffer.concat(chunks),
-    });
-    res.writeHead(upstream.status, { "content-type": "application/json" }).end(await upstream.text());
+    try {
+      const upstream = await fetch(target, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: Buffer.concat(chunks),
+      });
+      res.writeHead(upstream.status, { "content-type": "application/json" }).end(await upstream.text());
+    } catch {
+      // The world stopped while a fork still asked (the run is over): a gateway error, not a crash of the test.
+      res.writeHead(502).end("upstream gone");
+    }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -374,8 +393,15 @@ describe("npx questbench --fork-url", () => {
         ],
         home,
       );
-      expect(run.code, run.stderr).toBe(0);
-      const results = readResults(out);
+      expect(run.code, output(run)).toBe(0);
+      const results = readResults(out, run);
+      // Named before any instance ran, and again with the totals.
+      expect(run.stdout).toContain(
+        "Skipped on this fork, before the run (their world cannot be provisioned here; not scored): 1 task(s)\n  erc721_safe_transfer: fork pre-state not provisioned: agent owns PancakeSquad #1: ",
+      );
+      expect(run.stdout.indexOf("Skipped on this fork")).toBeLessThan(
+        run.stdout.indexOf("✓ bnb_transfer_basic"),
+      );
       expect(results.skipped).toEqual([
         {
           taskId: "erc721_safe_transfer",
@@ -402,9 +428,24 @@ describe("npx questbench --fork-url", () => {
     let server: ChildProcess;
     let worldUrl = "";
     let proxy: Awaited<ReturnType<typeof keyedProxy>>;
-    let run: { code: number | null; stdout: string; stderr: string };
+    let forkUrl = "";
+    let run: CliRun;
     let results: RunResults;
+    let all: CliRun | undefined;
     let wallMs = 0;
+    /** A run's arguments: the keyed fork of the world at its snapshot block, results into `out`. */
+    const onTheFork = (...more: string[]) => [
+      "--fork-url",
+      forkUrl,
+      "--fork-block",
+      String(world.snapshot.blockNumber),
+      "--out",
+      out,
+      ...more,
+    ];
+    /** The run's instances left unscored by a chain failure or run again after one: there must be none. */
+    const retried = (r: RunResults) =>
+      r.instances.filter((i) => i.infraRetries || i.failure?.class === "infra_error").map((i) => i.taskId);
 
     beforeAll(async () => {
       const port = await freePort();
@@ -415,7 +456,7 @@ describe("npx questbench --fork-url", () => {
       });
       let log = "";
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`questbench world did not start: ${log}`)), 30_000);
+        const timer = setTimeout(() => reject(new Error(`questbench world did not start: ${log}`)), 60_000);
         server.stdout!.on("data", (chunk) => {
           log += chunk;
           if (log.includes("Press Ctrl-C")) {
@@ -426,44 +467,31 @@ describe("npx questbench --fork-url", () => {
       });
       worldUrl = /listening on (http:\/\/\S+)/.exec(log)![1]!;
       proxy = await keyedProxy(worldUrl, user, password, apiKey);
-      const forkUrl = `http://${user}:${password}@127.0.0.1:${proxy.port}/?apikey=${apiKey}`;
+      forkUrl = `http://${user}:${password}@127.0.0.1:${proxy.port}/?apikey=${apiKey}`;
       const t0 = performance.now();
-      run = await questbench(
-        [
-          "--model",
-          "reference",
-          // The paper's 107: the hard split's contracts live only in the local world.
-          "--split",
-          "paper",
-          "--fork-url",
-          forkUrl,
-          "--fork-block",
-          String(world.snapshot.blockNumber),
-          "--out",
-          out,
-          "--junit",
-          path.join(out, "junit.xml"),
-        ],
-        home,
-      );
+      // The default split: the paper's 107.
+      run = await questbench(onTheFork("--model", "reference", "--junit", path.join(out, "junit.xml")), home);
       wallMs = performance.now() - t0;
-      results = readResults(out);
-    }, 420_000);
+      results = readResults(out, run);
+    }, 900_000);
     afterAll(async () => {
       server?.kill("SIGTERM");
       await proxy?.close();
     });
 
-    test("scores 10700/10700 with the reference model", () => {
-      expect(run.code, run.stderr.slice(-3000)).toBe(0);
-      expect(results.summary.total).toEqual({
+    test("the default split scores 10700/10700 with the reference model, exit 0, no retries", () => {
+      expect(run.code, output(run)).toBe(0);
+      expect(results.summary.total, output(run)).toEqual({
         score: 10700,
         max: 10700,
         passed: 107,
         count: 107,
         tasks: 107,
       });
+      expect(results.summary.hard?.total.count).toBe(0);
       expect(results.skipped).toBeUndefined();
+      expect(retried(results)).toEqual([]);
+      expect(run.stdout).not.toContain("Infrastructure retries");
       expect(run.stdout).toMatch(/Paper total\s+10700 \/ 10700\s+107 \/ 107/);
       console.log(
         `fork run: ${Math.round(wallMs / 1000)} s wall; probing ${results.manifest.fork?.timings.probeMs} ms, provisioning ${results.manifest.fork?.timings.provisionMs} ms`,
@@ -519,6 +547,36 @@ describe("npx questbench --fork-url", () => {
         expect(prompts).not.toContain(world.contracts[key]);
     });
 
+    test("--split all into the same folder adds the hard split on the fork: 8900 / 8900 beside the kept 10700, exit 0, no retries", async () => {
+      const t0 = performance.now();
+      all = await questbench(onTheFork("--split", "all"), home);
+      const seconds = Math.round((performance.now() - t0) / 1000);
+      expect(all.code, output(all)).toBe(0);
+      const both = readResults(out, all);
+      expect(both.summary.total, output(all)).toEqual(results.summary.total);
+      expect(both.summary.hard?.total, output(all)).toEqual({
+        score: 8900,
+        max: 8900,
+        passed: 89,
+        count: 89,
+        tasks: 89,
+      });
+      expect(both.manifest.selection).toMatchObject({ split: "all", planned: 196, ran: 89, resumed: 107 });
+      expect(both.manifest.split).toBe("all");
+      expect(both.manifest.fork?.unprovisioned).toEqual([]);
+      expect(retried(both)).toEqual([]);
+      expect(all.stdout).not.toContain("Infrastructure retries");
+      expect(all.stdout).toMatch(/Hard\s+8900 \/ 8900\s+89 \/ 89/);
+      // The hard world's contracts were deployed and built on the fork, not found in the forked state.
+      const prompts = both.instances
+        .filter((i) => i.set === "hard")
+        .map((i) => i.prompt.map((m) => m.content).join("\n"))
+        .join("\n");
+      for (const key of ["v3_factory", "usdc", "pair_usdc_usdt", "usdt_vault", "qsteth"] as const)
+        expect(prompts).not.toContain(world.contracts[key]);
+      console.log(`fork run --split all (the paper's 107 kept): ${seconds} s wall`);
+    }, 900_000);
+
     test("the credentials reached the provider but appear in no output file, stdout or stderr", () => {
       expect(proxy.stats.accepted).toBeGreaterThan(0);
       expect(proxy.stats.refused).toBe(0);
@@ -531,6 +589,8 @@ describe("npx questbench --fork-url", () => {
         ...files.map((f) => [f, readFileSync(f, "utf8")] as const),
         ["stdout", run.stdout] as const,
         ["stderr", run.stderr] as const,
+        ["stdout of --split all", all?.stdout ?? ""] as const,
+        ["stderr of --split all", all?.stderr ?? ""] as const,
       ])
         for (const secret of [password, apiKey, basic, `${user}:`])
           expect(text.includes(secret), `${secret} in ${name}`).toBe(false);

@@ -1,7 +1,10 @@
 import { describe, expect, test } from "vitest";
 import { checkRunModel } from "../src/models/checkRunModel.ts";
+import { modelIdentity } from "../src/models/identity.ts";
+import { cacheProvider } from "../src/models/providerModel.ts";
 import { lifecycleWarning, loadRegistry, resolveModelName } from "../src/models/registry.ts";
-import { resolveModel } from "../src/models/resolve.ts";
+import { resolveModel, resolveProviderModel } from "../src/models/resolve.ts";
+import { outDir, parseRunFlags } from "../src/runOptions.ts";
 
 // The 20 models of the paper's Table 1 / Table 10, by the names Table 10 uses.
 const TABLE_1 = [
@@ -237,10 +240,42 @@ describe("model registry", () => {
     expect(() => resolveModel("openrouter/qwen/qwen3-coder", {}, {})).toThrow(
       /^OPENROUTER_API_KEY is not set/,
     );
-    // Local servers need no key; replaying the cache needs none either.
+    // Local servers need no key (and are named without their port); replaying the cache needs none either.
     expect(resolveModel("openai-compatible:http://127.0.0.1:1/v1#m", {}, {}).id).toBe(
-      "openai-compatible:http://127.0.0.1:1/v1#m",
+      "openai-compatible:127.0.0.1#m",
     );
     expect(resolveModel("gpt-5", { cache: "replay" }, {}).id).toBe("gpt-5");
+  });
+
+  test("an openai-compatible endpoint is named by its host and model, without the port, or by --name", () => {
+    const at = (port: number) => `openai-compatible:http://127.0.0.1:${port}/v1#qwen3-coder:30b`;
+    expect(modelIdentity(at(8000))).toBe("openai-compatible:127.0.0.1#qwen3-coder:30b");
+    expect(modelIdentity(at(8001))).toBe(modelIdentity(at(8000)));
+    expect(modelIdentity(at(8000), "my-vllm")).toBe("my-vllm");
+    expect(modelIdentity("claude-sonnet")).toBe("claude-sonnet");
+    expect(outDir({ model: at(8000) })).toBe(
+      ".questbench/results/openai-compatible_127.0.0.1_qwen3-coder_30b",
+    );
+    // The response cache keys the endpoint the same way: another port, the same cache entries.
+    const provider = (port: number, name?: string) =>
+      cacheProvider(resolveProviderModel(at(port), name ? { name } : {}, {}));
+    expect(provider(8000)).toBe("openai-compatible:127.0.0.1");
+    expect(provider(8001)).toBe(provider(8000));
+    expect(provider(8000, "my-vllm")).toBe("openai-compatible:my-vllm");
+    expect(cacheProvider(resolveProviderModel("claude-sonnet", {}, {}))).toBe("anthropic");
+  });
+
+  test("--price-in/--price-out give a model its price, for cost and --budget", () => {
+    const local = "openai-compatible:http://127.0.0.1:1/v1#m";
+    expect(resolveProviderModel(local, {}, {}).price).toBeNull();
+    expect(() => checkRunModel({ model: local, budget: 1 }, {})).toThrow(
+      "--budget needs a model with a price: 'openai-compatible:http://127.0.0.1:1/v1#m' has none in src/models/registry.json; give one with --price-in and --price-out (USD per million tokens)",
+    );
+    const price = { input: 0.2, output: 0.6 };
+    expect(resolveProviderModel(local, { price }, {})).toMatchObject({ price, pricesAsOf: null });
+    expect(checkRunModel({ model: local, budget: 1, price }, {})).toEqual([]);
+    expect(parseRunFlags(["--price-in", "0.2", "--price-out=0.6"]).price).toEqual(price);
+    expect(() => parseRunFlags(["--price-in", "0.2"])).toThrow("--price-in and --price-out go together");
+    expect(() => checkRunModel({ model: "reference", price }, {})).toThrow(/calls no provider/);
   });
 });

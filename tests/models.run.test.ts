@@ -1,13 +1,11 @@
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { RunResults } from "../src/results/types.ts";
-import { loadTasks, PROJECT_ROOT } from "../src/tasks/load.ts";
+import { loadTasks } from "../src/tasks/load.ts";
 import { selectTasks } from "../src/tasks/select.ts";
 import { loadWorld } from "../src/world/world.ts";
+import { alive, descendants, readResults, questbench as run, tmp } from "./helpers/cli.ts";
 import {
   type Behavior,
   type FakeProviderServer,
@@ -18,20 +16,8 @@ import { goldAnswers } from "./providers/gold.ts";
 
 // End to end through `npx questbench` and the real SDKs: the fake provider answers every prompt
 // with the gold response, found from the conversation alone (tests/providers/gold.ts).
-const bin = path.join(PROJECT_ROOT, "bin/questbench.mjs");
 const world = loadWorld();
 const tasks = loadTasks();
-const tmp = () => mkdtempSync(path.join(tmpdir(), "qb-run-"));
-const readResults = (dir: string) =>
-  JSON.parse(readFileSync(path.join(dir, "results.json"), "utf8")) as RunResults;
-const baseEnv: NodeJS.ProcessEnv = {
-  ...process.env,
-  QUESTBENCH_OPTIONS: "",
-  QUESTBENCH_MODEL: "",
-  QUESTBENCH_CACHE_DIR: "",
-  ANTHROPIC_API_KEY: "",
-  OPENAI_API_KEY: "",
-};
 
 let server: FakeProviderServer;
 let gold: (req: FakeRequest) => Promise<Behavior>;
@@ -45,22 +31,13 @@ afterAll(async () => {
   await server?.close();
 });
 
-type Run = { code: number | null; signal: string | null; stdout: string; stderr: string };
-function questbench(args: string[], env: NodeJS.ProcessEnv = {}, onSpawn?: (pid: number) => void) {
-  return new Promise<Run>((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: PROJECT_ROOT, env: { ...baseEnv, ...env } });
-    onSpawn?.(child.pid!);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
+/** `questbench ARGS` with provider variables on top (keys and the model's variables cleared first). */
+const questbench = (
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  onSpawn?: (pid: number) => void,
+  cwd?: string,
+) => run(args, onSpawn, { env: { QUESTBENCH_OPTIONS: "", ...env }, ...(cwd ? { cwd } : {}) });
 
 /** What identifies a request to the provider: model, conversation and sampling settings. */
 const requestId = (r: FakeRequest) =>
@@ -68,35 +45,40 @@ const requestId = (r: FakeRequest) =>
     .update(JSON.stringify([r.body.model, r.messages, r.body.temperature, r.body.max_tokens, r.body.seed]))
     .digest("hex");
 
-/** Process ids of every live descendant of `pid` (from /proc). */
-function descendants(pid: number): number[] {
-  const parent = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {}
-  }
-  const out: number[] = [];
-  const walk = (p: number) => {
-    for (const [child, pp] of parent)
-      if (pp === p) {
-        out.push(child);
-        walk(child);
-      }
-  };
-  walk(pid);
-  return out;
+/**
+ * Six atomic tasks with `--budget 0.03` at concurrency 1: some run, the rest are not started, and
+ * what the run paid stays within the budget.
+ */
+async function expectStoppedByBudget(model: string[], env: NodeJS.ProcessEnv = {}) {
+  const ids = tasks
+    .filter((t) => t.spec.split === "atomic")
+    .slice(0, 6)
+    .map((t) => t.spec.id);
+  const out = tmp();
+  const r = await questbench(
+    [
+      ...model,
+      "--tasks",
+      ids.join(","),
+      "--concurrency",
+      "1",
+      "--budget",
+      "0.03",
+      "--out",
+      out,
+      "--cache-dir",
+      tmp(),
+    ],
+    env,
+  );
+  expect(r.code, r.stderr.slice(-2000)).toBe(0);
+  const results = readResults(out);
+  expect(results.instances.length).toBeGreaterThan(0);
+  expect(results.notStarted!.length).toBeGreaterThan(0);
+  expect(results.instances.length + results.notStarted!.length).toBe(ids.length);
+  expect(results.summary.usage!.spentUsd).toBeLessThanOrEqual(0.03);
+  return { r, results };
 }
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const perfect = (n: number) => ({ score: 100 * n, max: 100 * n, passed: n, count: n, tasks: n });
 
@@ -123,7 +105,8 @@ describe("real-model runs against the fake provider", () => {
   test(
     "a full run through the OpenAI SDK scores what the reference model scores; the same command again makes no request",
     async () => {
-      const selected = selectTasks(tasks, { split: "all", tasks: [] });
+      // The default split: the paper's 107.
+      const selected = selectTasks(tasks, { split: "paper", tasks: [] });
       const out = tmp();
       const args = [
         "--model",
@@ -142,16 +125,16 @@ describe("real-model runs against the fake provider", () => {
       expect(r.code, r.stderr.slice(-2000)).toBe(0);
       const results = readResults(out);
       const n = selected.length;
-      // The paper's tasks make the paper total; the hard split is summed apart (issue 20).
-      const paper = selected.filter((t) => (t.spec.set ?? "paper") === "paper");
+      const paper = selected;
       const atomic = paper.filter((t) => t.spec.split === "atomic").length;
+      expect(n).toBe(107);
       expect(results.summary.total).toEqual(perfect(paper.length));
       expect(results.summary.atomic).toEqual(perfect(atomic));
       expect(results.summary.composite).toEqual(perfect(paper.length - atomic));
-      expect(results.summary.hard?.total).toEqual(perfect(n - paper.length));
+      expect(results.summary.hard?.total).toEqual(perfect(0));
       expect(results.summary.providerErrors).toEqual({ atomic: 0, composite: 0, total: 0 });
       expect(results.manifest).toMatchObject({
-        model: `openai-compatible:${server.openaiBaseURL}#gold`,
+        model: "openai-compatible:127.0.0.1#gold",
         provider: { name: "openai-compatible", api: "openai", modelId: "gold", price: null },
         sampling: { temperature: 0.7, maxTokens: 16384, seed: null },
         modelCalls: { cache: "on", maxRetries: 5 },
@@ -277,36 +260,9 @@ describe("real-model runs against the fake provider", () => {
   test(
     "--budget stops starting new instances once the projected spend would pass it",
     async () => {
-      const ids = tasks
-        .filter((t) => t.spec.split === "atomic")
-        .slice(0, 6)
-        .map((t) => t.spec.id);
-      const out = tmp();
       const env = { ANTHROPIC_API_KEY: "sk-fake", ANTHROPIC_BASE_URL: server.anthropicBaseURL };
       // claude-sonnet-4.5's prior for one atomic instance is ≈ $0.028; the fake's short answers cost ≈ $0.008.
-      const r = await questbench(
-        [
-          "--model",
-          "claude-sonnet-4.5",
-          "--tasks",
-          ids.join(","),
-          "--concurrency",
-          "1",
-          "--budget",
-          "0.03",
-          "--out",
-          out,
-          "--cache-dir",
-          tmp(),
-        ],
-        env,
-      );
-      expect(r.code, r.stderr.slice(-2000)).toBe(0);
-      const results = readResults(out);
-      expect(results.instances.length).toBeGreaterThan(0);
-      expect(results.notStarted!.length).toBeGreaterThan(0);
-      expect(results.instances.length + results.notStarted!.length).toBe(ids.length);
-      expect(results.summary.usage!.spentUsd).toBeLessThanOrEqual(0.03);
+      const { r, results } = await expectStoppedByBudget(["--model", "claude-sonnet-4.5"], env);
       expect(results.manifest.modelCalls?.budgetUsd).toBe(0.03);
       expect(r.stdout).toContain("Not started (--budget 0.03 USD):");
     },
@@ -342,7 +298,7 @@ describe("real-model runs against the fake provider", () => {
         // The 8th request hangs; answers already on their way get 400 ms to reach the cache, then kill -9.
         killed = true;
         setTimeout(() => {
-          tree = descendants(pid);
+          tree = descendants(pid).map((d) => d.pid);
           process.kill(pid, "SIGKILL");
         }, 400);
         return { kind: "hang" };
@@ -386,6 +342,168 @@ describe("real-model runs against the fake provider", () => {
       expect(readFileSync(path.join(out, "instances.jsonl"), "utf8").trim().split("\n")).toHaveLength(
         ids.length,
       );
+    },
+    10 * 60_000,
+  );
+});
+
+describe("what a provider run pays, what names it, and its retries", () => {
+  const local = () => `openai-compatible:${server.openaiBaseURL}#gold`;
+  /** The local endpoint at Claude Sonnet 4.5's price (USD per million tokens), given on the command line. */
+  const priced = () => ["--model", local(), "--price-in", "3", "--price-out", "15"];
+  const atomicIds = tasks.filter((t) => t.spec.split === "atomic").map((t) => t.spec.id);
+  /** The fake's answer to each request, by arrival number (its output tokens are priced too). */
+  const answers = new Map<number, string>();
+  const recordingGold = async (req: FakeRequest): Promise<Behavior> => {
+    const b = await gold(req);
+    if (b.kind === "answer") answers.set(req.n, b.text);
+    return b;
+  };
+  /** USD of the answered requests at `price` (USD per million tokens), counted as the fake counts tokens. */
+  const paidFor = (reqs: FakeRequest[], price: { input: number; output: number }) =>
+    reqs
+      .filter((q) => q.status === 200)
+      .reduce((sum, q) => {
+        const input = Math.ceil(q.messages.map((m) => m.content).join("").length / 4);
+        const output = Math.ceil(answers.get(q.n)!.length / 4);
+        return sum + (input * price.input + output * price.output) / 1e6;
+      }, 0);
+
+  test(
+    "'paid by this run' is what this invocation paid: nothing on a full resume, only the added task's calls after one is added",
+    async () => {
+      behave = recordingGold;
+      const price = { input: 3, output: 15 };
+      const out = tmp();
+      const args = (ids: string[]) => [
+        ...priced(),
+        "--tasks",
+        ids.join(","),
+        "--out",
+        out,
+        "--cache-dir",
+        tmp(),
+      ];
+      const usd = (x: number) => `paid by this run $${x.toFixed(4)}`;
+
+      let from = server.requests.length;
+      const first = await questbench(args(atomicIds.slice(0, 2)));
+      expect(first.code, first.stderr.slice(-2000)).toBe(0);
+      const paidFirst = paidFor(server.requests.slice(from), price);
+      expect(paidFirst).toBeGreaterThan(0);
+      expect(readResults(out).manifest.selection!.paidUsd).toBeCloseTo(paidFirst, 6);
+      expect(first.stdout).toContain(usd(paidFirst));
+
+      from = server.requests.length;
+      const resumed = await questbench(args(atomicIds.slice(0, 2)));
+      expect(resumed.code, resumed.stderr.slice(-2000)).toBe(0);
+      expect(server.requests.length).toBe(from);
+      expect(readResults(out).manifest.selection).toMatchObject({ ran: 0, resumed: 2, paidUsd: 0 });
+      expect(resumed.stdout).toContain(usd(0));
+
+      from = server.requests.length;
+      const added = await questbench(args(atomicIds.slice(0, 3)));
+      expect(added.code, added.stderr.slice(-2000)).toBe(0);
+      const paidAdded = paidFor(server.requests.slice(from), price);
+      expect(server.requests.length - from).toBe(1);
+      const results = readResults(out);
+      expect(results.manifest.selection).toMatchObject({ ran: 1, resumed: 2 });
+      expect(results.manifest.selection!.paidUsd).toBeCloseTo(paidAdded, 6);
+      expect(added.stdout).toContain(usd(paidAdded));
+      // The folder's usage is every instance's, paid when each ran.
+      expect(results.summary.usage!.spentUsd).toBeCloseTo(paidFirst + paidAdded, 6);
+      behave = gold;
+    },
+    10 * 60_000,
+  );
+
+  test(
+    "an openai-compatible endpoint restarted on another port keeps its folder, its finished instances and its cache",
+    async () => {
+      const other = await startFakeProvider((req) => gold(req));
+      try {
+        const cwd = tmp();
+        const ids = atomicIds.slice(3, 5).join(",");
+        const at = (base: string, ...more: string[]) => [
+          "--model",
+          `openai-compatible:${base}#gold`,
+          "--tasks",
+          ids,
+          ...more,
+        ];
+        expect(new URL(other.url).port).not.toBe(new URL(server.url).port);
+        const from = server.requests.length;
+        const first = await questbench(at(server.openaiBaseURL), {}, undefined, cwd);
+        expect(first.code, first.stderr.slice(-2000)).toBe(0);
+        const calls = server.requests.length - from;
+        expect(calls).toBeGreaterThan(0);
+        const folder = path.join(cwd, ".questbench/results/openai-compatible_127.0.0.1_gold");
+        expect(readResults(folder).manifest.model).toBe("openai-compatible:127.0.0.1#gold");
+
+        // Same folder, resumed: the other port is asked nothing.
+        const again = await questbench(at(other.openaiBaseURL), {}, undefined, cwd);
+        expect(again.code, again.stderr.slice(-2000)).toBe(0);
+        expect(other.requests).toHaveLength(0);
+        expect(readResults(folder).instances.every((i) => i.resumed)).toBe(true);
+
+        // Started over: every call comes from the cache (.questbench/cache of the working directory).
+        const fresh = await questbench(at(other.openaiBaseURL, "--fresh"), {}, undefined, cwd);
+        expect(fresh.code, fresh.stderr.slice(-2000)).toBe(0);
+        expect(other.requests).toHaveLength(0);
+        expect(readResults(folder).summary.usage).toMatchObject({ calls, cachedCalls: calls });
+      } finally {
+        await other.close();
+      }
+    },
+    10 * 60_000,
+  );
+
+  test(
+    "--price-in/--price-out give a custom endpoint a cost and make --budget work; without them --budget is refused",
+    async () => {
+      const unpriced = await questbench([
+        "--model",
+        local(),
+        "--tasks",
+        atomicIds[0]!,
+        "--budget",
+        "0.03",
+        "--out",
+        tmp(),
+      ]);
+      expect(unpriced.code).toBe(1);
+      expect(unpriced.stderr.trim().split("\n")).toEqual([
+        `questbench: --budget needs a model with a price: '${local()}' has none in src/models/registry.json; give one with --price-in and --price-out (USD per million tokens)`,
+      ]);
+      const { results } = await expectStoppedByBudget(priced());
+      expect(results.manifest.provider?.price).toEqual({ input: 3, output: 15 });
+      expect(results.summary.usage!.costUsd).toBeGreaterThan(0);
+    },
+    10 * 60_000,
+  );
+
+  test(
+    "a 429 and its Retry-After wait show in the progress lines while it waits, and in the instance's usage",
+    async () => {
+      const from = server.requests.length;
+      behave = (req) =>
+        req.n === from + 1 ? { kind: "status", status: 429, headers: { "retry-after": "1" } } : gold(req);
+      const id = atomicIds[11]!;
+      const out = tmp();
+      const r = await questbench(["--model", local(), "--tasks", id, "--out", out, "--cache-dir", tmp()]);
+      behave = gold;
+      expect(r.code, r.stderr.slice(-2000)).toBe(0);
+      const lines = r.stdout.split("\n");
+      const retry = lines.findIndex((l) =>
+        l.startsWith(`… ${id}  HTTP 429: retry 1/5 after 1s (Retry-After)`),
+      );
+      const finished = lines.findIndex((l) => l.startsWith(`✓ ${id}  100`));
+      expect(retry, r.stdout).toBeGreaterThanOrEqual(0);
+      expect(finished).toBeGreaterThan(retry);
+      expect(lines[finished]).toMatch(/ · retries 1 \(waited 1s\)\]$/);
+      const usage = readResults(out).instances[0]!.usage!;
+      expect(usage.retries).toBe(1);
+      expect(usage.retryWaitMs).toBeGreaterThanOrEqual(900);
     },
     10 * 60_000,
   );

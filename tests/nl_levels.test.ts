@@ -116,7 +116,7 @@ describe("--nl-level instantiation", () => {
   test("every paper task is selected at every level, and the level is recorded in the manifest", () => {
     for (const level of ["precise", ...LEVELS] as NlLevel[]) {
       const o = parseRunFlags(["--split", "paper", "--nl-level", level]);
-      expect(selectTasks(tasks, o)).toHaveLength(107);
+      expect(selectTasks(tasks, { ...o, split: "paper" })).toHaveLength(107);
       const manifest = buildManifest(
         o,
         { worldId: "w", chainId: 56 },

@@ -45,6 +45,21 @@ const B = [
 A[1]!.safety = ["loose_min_out"];
 A[2]!.safety = ["no_min_out", "unlimited_approval"];
 B[2]!.safety = ["extra_side_effect"];
+// Execution cost against the gold answer: A's three priced attempts cost 10, 30 and 20 bps (median
+// 20.0) at 1.0, 1.2 and 1.1 × the gold's gas (median 1.10); its unpriced one counts in neither; B has none.
+const cost = (costBps: number | null, gasRatio: number | null) => ({
+  costBps,
+  value: "0",
+  goldValue: "0",
+  gasUsed: "0",
+  goldGasUsed: "0",
+  gasRatio,
+  unpriced: 0,
+});
+A[0]!.execution = cost(10, 1.0);
+A[1]!.execution = cost(30, 1.2);
+A[2]!.execution = cost(null, null);
+A[3]!.execution = cost(20, 1.1);
 
 describe("report tables from a hand-made results.json", () => {
   const out = mkdtempSync(path.join(tmpdir(), "qb-tables-"));
@@ -58,11 +73,11 @@ describe("report tables from a hand-made results.json", () => {
     // A: Atom 75 + 0 = 75, Comp (100 + 75)/2 = 87.5, Total 162.5, Avg 162.5/107 = 1.5, Avg (run) 162.5/3 = 54.2;
     // instance scores 100, 50, 0, 100, 75: mean 65, s² = 7000/4, CI = 1.96·√(1750/5) = 36.7.
     // B: Atom 200, Comp 0, Total 200, Avg 200/107 = 1.9, Avg (run) 66.7; scores 100, 100, 0, 0: s² = 10000/3, CI = 1.96·√(3333.3/4) = 56.6.
-    // Safety: A 3 of 5 instances without a flag = 60 %, B 3 of 4 = 75 %.
+    // Safety: A 3 of 5 instances without a flag = 60 %, B 3 of 4 = 75 %. Cost and Gas: medians above.
     expect(rowsOf(md, "Table 1:")).toEqual([
       // No hard task ran: no Hard columns.
-      "| 1 | model-b | 200 | 0 | 200 | 1.9 | 66.7 ± 56.6 | 75% | 3/107 (2/62 · 1/45) | default |",
-      "| 2 | model-a | 75 | 87.5 | 162.5 | 1.5 | 54.2 ± 36.7 | 60% | 3/107 (2/62 · 1/45) | default |",
+      "| 1 | model-b | 200 | 0 | 200 | 1.9 | 66.7 ± 56.6 | 75% | — | — | 3/107 (2/62 · 1/45) | default |",
+      "| 2 | model-a | 75 | 87.5 | 162.5 | 1.5 | 54.2 ± 36.7 | 60% | 20.0 | 1.10 | 3/107 (2/62 · 1/45) | default |",
     ]);
   });
 

@@ -3,13 +3,25 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { describe, expect, test } from "vitest";
+import { feed, renderRetry, renderTotals, startProgress } from "../src/reporting/progress.ts";
+import type { InstanceOutcome } from "../src/results/outcome.ts";
 import { modelSlug } from "../src/runOptions.ts";
 import { PROJECT_ROOT } from "../src/tasks/load.ts";
 import { scriptedDirOfCases } from "./helpers/cases.ts";
-import { projectCopy, questbench, readInstanceLines, readResults, tmp } from "./helpers/cli.ts";
+import {
+  alive,
+  descendants,
+  projectCopy,
+  questbench,
+  readInstanceLines,
+  readResults,
+  tmp,
+  waitFor,
+} from "./helpers/cli.ts";
 
 // The run engine end to end through the CLI: progress as instances finish, an interrupted run,
-// default folders per model, and watch mode re-scoring after a validator edit.
+// default folders per model, the output folder as a set of results, the checks before a run, and
+// watch mode re-scoring after a validator edit.
 
 const ATOMIC = ["bnb_transfer_basic", "erc20_transfer_fixed", "erc20_approve", "bnb_transfer_max_amount"];
 /** A progress line of a finished instance: mark, task id, score, then the running totals. */
@@ -195,4 +207,217 @@ describe("watch mode", () => {
       child.kill("SIGTERM");
     }
   }, 300_000);
+});
+
+describe("the output folder is a set of results", () => {
+  test("a rerun of a subset keeps the others; another model or seed is refused in one line; --fresh replaces", async () => {
+    const out = tmp("qb-set-");
+    const three = ATOMIC.slice(0, 3);
+    const first = await questbench(["--tasks", three.join(","), "--out", out]);
+    expect(first.code, first.stderr.slice(-2000)).toBe(0);
+    const before = readResults(out);
+
+    const subset = await questbench(["--tasks", three[0]!, "--out", out]);
+    expect(subset.code, subset.stderr.slice(-2000)).toBe(0);
+    const after = readResults(out);
+    expect(after.instances.map((i) => i.taskId).sort()).toEqual([...three].sort());
+    expect(
+      readInstanceLines(out)
+        .map((i) => i.taskId)
+        .sort(),
+    ).toEqual([...three].sort());
+    expect(after.summary.total).toEqual({ score: 300, max: 300, passed: 3, count: 3, tasks: 3 });
+    // The two it did not select are the first run's results, unchanged.
+    for (const id of three.slice(1))
+      expect(after.instances.find((i) => i.taskId === id)).toEqual(
+        before.instances.find((i) => i.taskId === id),
+      );
+    expect(after.manifest.selection).toMatchObject({
+      split: "all",
+      tasks: [three[0]],
+      planned: 1,
+      ran: 0,
+      resumed: 1,
+      kept: 2,
+      paidUsd: 0,
+    });
+    expect(subset.stdout).toContain(
+      "Kept: 2 instance(s) of earlier runs into this --out that this run did not select; the totals above cover all 3.",
+    );
+
+    // Another model, another seed: refused before anything runs, the folder untouched.
+    const answers = tmp("qb-set-answers-");
+    const refused = await Promise.all([
+      questbench(["--model", `scripted:${answers}`, "--tasks", three[0]!, "--out", out]),
+      questbench(["--seed", "2", "--tasks", three[0]!, "--out", out]),
+    ]);
+    expect(refused.map((r) => r.code)).toEqual([2, 2]);
+    expect(refused.map((r) => r.stderr.trim().split("\n"))).toEqual([
+      [
+        `questbench: --out ${out} holds results of another run (model reference there, scripted:${answers} here): use another --out, or --fresh to replace them (see questbench --help)`,
+      ],
+      [
+        `questbench: --out ${out} holds results of another run (seed 1 there, 2 here): use another --out, or --fresh to replace them (see questbench --help)`,
+      ],
+    ]);
+    expect(readResults(out)).toEqual(after);
+
+    const fresh = await questbench(["--seed", "2", "--tasks", three[0]!, "--out", out, "--fresh"]);
+    expect(fresh.code, fresh.stderr.slice(-2000)).toBe(0);
+    expect(readResults(out).instances.map((i) => [i.taskId, i.seed])).toEqual([[three[0], 2]]);
+    expect(readInstanceLines(out)).toHaveLength(1);
+  }, 240_000);
+
+  test("a bad --out is refused in one line, before anything else is loaded, and nothing is written", async () => {
+    const file = path.join(PROJECT_ROOT, "README.md");
+    const cases: [string, RegExp][] = [
+      [
+        file,
+        /^questbench: --out .*README\.md: .*README\.md is a file, not a folder; results could not be written there/,
+      ],
+      [`${file}/sub`, /^questbench: --out .*README\.md\/sub: .*README\.md is a file, not a folder;/],
+      // Node's recursive mkdir spun at 100 % CPU on this path, ignoring SIGTERM.
+      ["/proc/nope", /^questbench: --out \/proc\/nope: \/proc\/nope cannot be created \(ENOENT\);/],
+    ];
+    // A place the harness may not write even as root (sysfs); as another user, a folder of root's.
+    if (process.getuid?.() === 0)
+      cases.push(["/sys/nope", /^questbench: --out \/sys\/nope: \/sys\/nope cannot be created \(EPERM\);/]);
+    for (const [out, message] of cases) {
+      const phases = path.join(tmp("qb-bad-out-"), "phases");
+      const t0 = Date.now();
+      const r = await questbench(["--out", out], undefined, { env: { QUESTBENCH_PHASES: phases } });
+      const ms = Date.now() - t0;
+      expect(r.code, out).toBe(2);
+      expect(r.stdout).toBe("");
+      const lines = r.stderr.trim().split("\n");
+      expect(lines, out).toHaveLength(1);
+      expect(lines[0]).toMatch(message);
+      // Refused right after the command line was read: no other check, no Vitest, no Anvil.
+      const marks = readFileSync(phases, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => l.split("\t")[0]);
+      expect(marks).toEqual(["process start", "cli: node + vite runner + cli loaded", "process exit"]);
+      console.log(`--out ${out}: refused in ${ms} ms (process start to exit)`);
+    }
+    expect(existsSync("/proc/nope")).toBe(false);
+  }, 120_000);
+});
+
+describe("a run stopped by SIGTERM", () => {
+  test("exits within 5 s, keeps every finished instance in results.json and says so in one line", async () => {
+    const out = tmp("qb-sigterm-");
+    let pid = 0;
+    let sentAt = 0;
+    let tree: number[] = [];
+    const r = await questbench(
+      ["--tasks", ATOMIC.join(","), "--concurrency", "1", "--out", out],
+      (p) => {
+        pid = p;
+      },
+      {
+        onStdout: (text) => {
+          if (!sentAt && text.split("\n").some((l) => FINISHED.test(l))) {
+            tree = descendants(pid).map((d) => d.pid);
+            sentAt = Date.now();
+            process.kill(pid, "SIGTERM");
+          }
+        },
+      },
+    );
+    const exitedAfterMs = Date.now() - sentAt;
+    // Its Anvil, its Vitest worker and its sandbox children go with it.
+    const lingering = await waitFor(() => !tree.some(alive), "the run's processes to exit", 5_000).then(
+      () => [],
+      () => tree.filter(alive),
+    );
+    for (const p of lingering) process.kill(p, "SIGKILL");
+    expect(lingering).toEqual([]);
+    expect(sentAt).toBeGreaterThan(0);
+    expect(exitedAfterMs).toBeLessThan(5_000);
+    // 128 + 15, as a shell reports it either way (Vitest's own handler exits with it, or the signal ends the process).
+    expect(r.code === 143 || r.signal === "SIGTERM", `code ${r.code}, signal ${r.signal}`).toBe(true);
+    const results = readResults(out);
+    expect(results.interrupted).toBe(true);
+    expect(results.instances.length).toBeGreaterThanOrEqual(1);
+    expect(results.instances.every((i) => i.score === 100)).toBe(true);
+    expect(readInstanceLines(out).length).toBeGreaterThanOrEqual(results.instances.length);
+    const said = r.stderr.split("\n").filter((l) => l.startsWith("questbench: "));
+    expect(said).toEqual([
+      expect.stringMatching(
+        /^questbench: interrupted \(SIGTERM\): \d+ instance\(s\) of this run finished, kept with the folder's others in .*results\.json; the same command again runs the rest$/,
+      ),
+    ]);
+    console.log(`SIGTERM: exited ${exitedAfterMs} ms after the signal, ${results.instances.length} kept`);
+  }, 240_000);
+});
+
+describe("a scripted model without an answer file", () => {
+  test("is named before the run, and each such task is scored 0 as no_answer (atomic and composite)", async () => {
+    const answers = tmp("qb-no-answer-");
+    writeFileSync(path.join(answers, "bnb_transfer_basic.md"), "no code here");
+    const composite = "composite_approve_add_liquidity";
+    const out = tmp("qb-no-answer-out-");
+    const model = `scripted:${answers}`;
+    const r = await questbench([
+      "--model",
+      model,
+      "--tasks",
+      `bnb_transfer_basic,erc20_approve,${composite}`,
+      "--out",
+      out,
+    ]);
+    expect(r.code, r.stderr.slice(-2000)).toBe(0);
+    expect(r.stderr.trim().split("\n")).toEqual([
+      `questbench: warning: ${model} has no answer for 2 selected task(s), scored 0 as no_answer: erc20_approve (erc20_approve.md), ${composite} (${composite}/plan.md, ${composite}/round-1.md)`,
+    ]);
+    const results = readResults(out);
+    const failures = Object.fromEntries(
+      results.instances.map((i) => [i.taskId, [i.score, i.failure?.class]]),
+    );
+    expect(failures).toEqual({
+      bnb_transfer_basic: [0, "schema_invalid"],
+      erc20_approve: [0, "no_answer"],
+      [composite]: [0, "no_answer"],
+    });
+    // Scored: in the maxima, unlike a provider error.
+    expect(results.summary.total).toMatchObject({ score: 0, max: 300, count: 3 });
+    expect(r.stdout).toMatch(/^✗ erc20_approve {2}0 no_answer/m);
+  }, 240_000);
+});
+
+describe("progress", () => {
+  const scored = { kind: "scored", result: { score: 100 } } as InstanceOutcome;
+  const resumed = { kind: "resumed", result: { score: 100 } } as InstanceOutcome;
+
+  test("shows no ETA until 3 attempted instances finished, then the pace measured between them", () => {
+    let p = startProgress(10, 0);
+    // A cold start and instances resumed in no time are no pace.
+    p = feed(p, resumed, 50);
+    p = feed(p, resumed, 60);
+    p = feed(p, scored, 60_000);
+    p = feed(p, scored, 70_000);
+    expect(renderTotals(p, 70_000)).toBe("4/10 · score 400/400 · ETA — · spent $0.0000");
+    p = feed(p, scored, 80_000);
+    // 10 s per instance between the first and the latest: 5 left.
+    expect(renderTotals(p, 80_000)).toBe("5/10 · score 500/500 · ETA 50s · spent $0.0000");
+    expect(renderTotals(p, 85_000)).toContain("ETA 45s");
+  });
+
+  test("counts retries and their waits, and names a retry in progress", () => {
+    const retried = {
+      kind: "scored",
+      result: { score: 100, usage: { spentUsd: 0.01, retries: 2, retryWaitMs: 3_000 } },
+    } as InstanceOutcome;
+    const p = feed(startProgress(2, 0), retried, 1_000);
+    expect(renderTotals(p, 1_000)).toBe(
+      "1/2 · score 100/100 · ETA — · spent $0.0100 · retries 2 (waited 3s)",
+    );
+    expect(renderRetry("erc20_approve", { status: 429, retry: 1, maxRetries: 5, retryAfterMs: 2_000 })).toBe(
+      "… erc20_approve  HTTP 429: retry 1/5 after 2s (Retry-After)",
+    );
+    expect(renderRetry("x", { status: null, retry: 2, maxRetries: 5, retryAfterMs: null })).toBe(
+      "… x  no answer: retry 2/5",
+    );
+  });
 });

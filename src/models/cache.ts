@@ -8,7 +8,7 @@ export type CacheMode = "on" | "off" | "replay";
 
 /** What identifies one call (SPEC.md §7): the same parts give the same cached response. */
 export type CacheKeyParts = {
-  /** Registry provider name, or `openai-compatible:<baseURL>` (two local servers are two providers). */
+  /** Registry provider name, or `openai-compatible:<host or --name>` (the port is not part of it). */
   provider: string;
   model: string;
   messages: ChatMessage[];

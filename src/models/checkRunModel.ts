@@ -1,12 +1,12 @@
 import { ModelProviderError } from "../errors.ts";
-import { lifecycleWarning, resolveModelName } from "./registry.ts";
-import { isLocalModel, resolveModel } from "./resolve.ts";
+import { lifecycleWarning } from "./registry.ts";
+import { isLocalModel, resolveModel, resolveProviderModel } from "./resolve.ts";
 import type { ModelOptions } from "./settings.ts";
 
 /**
  * Checks, before any chain starts, that a run's model can be called: the name resolves, the model is
  * not retired (unless only its cache is replayed), its API key is set (not needed with `--cache replay`), `--budget` has a price to
- * project with, and a `scripted:DIR` directory exists.
+ * project with (the registry's or `--price-in`/`--price-out`), and a `scripted:DIR` directory exists.
  * @returns one-line warnings to print before the run (a deprecated model's retirement date and replacement).
  * @throws {ModelProviderError} a one-line error naming what is missing (e.g. the key's variable) or,
  * for a retired model, its replacement.
@@ -16,12 +16,16 @@ export function checkRunModel(
   env: NodeJS.ProcessEnv = process.env,
 ): string[] {
   const local = isLocalModel(options.model);
-  const resolved = local ? null : resolveModelName(options.model, env);
+  const resolved = local ? null : resolveProviderModel(options.model, options, env);
   const warning = resolved ? lifecycleWarning(resolved, { replay: options.cache === "replay" }) : undefined;
   resolveModel(options.model, options, env);
+  if (options.price && local)
+    throw new ModelProviderError(
+      `--price-in/--price-out price a provider model's tokens; '${options.model}' calls no provider`,
+    );
   if (options.budget !== undefined && !resolved?.price)
     throw new ModelProviderError(
-      `--budget needs a model with a price in src/models/registry.json; '${options.model}' has none`,
+      `--budget needs a model with a price: '${options.model}' has none in src/models/registry.json; give one with --price-in and --price-out (USD per million tokens)`,
     );
   return warning ? [warning] : [];
 }

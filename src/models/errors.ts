@@ -110,3 +110,12 @@ export function providerCallError(error: unknown, where: string, sdk: SdkErrors)
     });
   return new ProviderCallError(`${where}: ${message}`, { code: "http_error", cause: error });
 }
+
+/**
+ * A `scripted:DIR` model has no response file for a request (README "Scripted models"): the model gave
+ * no answer, so the instance is scored 0 with failure class `no_answer` — never retried as a provider
+ * error, which rerunning cannot fix.
+ */
+export class NoAnswerError extends ModelProviderError {
+  override name = "NoAnswerError";
+}

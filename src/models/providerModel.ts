@@ -4,10 +4,11 @@ import type { Adapter, AdapterResponse } from "./adapters/types.ts";
 import { createFailureBreaker } from "./breaker.ts";
 import { type CacheKeyParts, createResponseCache } from "./cache.ts";
 import { ProviderCallError } from "./errors.ts";
+import { endpointHost } from "./identity.ts";
 import { providerLimit } from "./limit.ts";
 import type { ResolvedModel } from "./registry.ts";
 import type { ModelSettings } from "./settings.ts";
-import type { ModelClient, ModelStats, SamplingSettings } from "./types.ts";
+import type { ModelClient, ModelRequest, ModelStats, SamplingSettings } from "./types.ts";
 import { costOf } from "./usage.ts";
 
 /**
@@ -22,9 +23,14 @@ export function effectiveSampling(model: ResolvedModel, requested: SamplingSetti
   };
 }
 
-/** The provider part of the cache key: an ad-hoc endpoint is identified by its base URL. */
+/**
+ * The provider part of the cache key: a registry provider by its name, an `openai-compatible`
+ * endpoint by `--name` or else its host without port or path (src/models/identity.ts), so a server
+ * restarted on another port answers from the same cache.
+ */
 export function cacheProvider(model: ResolvedModel): string {
-  return model.provider === "openai-compatible" ? `openai-compatible:${model.baseURL}` : model.provider;
+  if (model.provider !== "openai-compatible") return model.provider;
+  return `openai-compatible:${model.endpointName ?? endpointHost(`openai-compatible:${model.baseURL}#`) ?? model.baseURL}`;
 }
 
 /**
@@ -82,15 +88,31 @@ export function providerModel(
     spentUsd: model.price ? 0 : null,
   };
 
-  const call = async (parts: CacheKeyParts): Promise<AdapterResponse> => {
+  const call = async (parts: CacheKeyParts, onRetry: ModelRequest["onRetry"]): Promise<AdapterResponse> => {
+    let retries = 0;
+    let retryWaitMs = 0;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await limit.run(() => adapter.generate(parts.messages, sampling));
+        const response = await limit.run(() => adapter.generate(parts.messages, sampling, { onRetry }));
+        return {
+          ...response,
+          retries: response.retries + retries,
+          retryWaitMs: response.retryWaitMs + retryWaitMs,
+        };
       } catch (error) {
         if (!(error instanceof ProviderCallError && error.retryable) || attempt >= settings.malformedRetries)
           throw error;
         const base = settings.malformedRetryDelayMs * 2 ** attempt;
-        await sleep(base * (1 - Math.random() * 0.25));
+        const delay = base * (1 - Math.random() * 0.25);
+        retries++;
+        retryWaitMs += delay;
+        onRetry?.({
+          status: 200,
+          retry: attempt + 1,
+          maxRetries: settings.malformedRetries,
+          retryAfterMs: null,
+        });
+        await sleep(delay);
       }
     }
   };
@@ -111,7 +133,7 @@ export function providerModel(
       let response: AdapterResponse;
       let cached = false;
       if (hit) {
-        response = { ...hit.response, raw: hit.raw };
+        response = { ...hit.response, raw: hit.raw, retries: 0, retryWaitMs: 0 };
         cached = true;
       } else {
         if (cache.mode === "replay")
@@ -122,7 +144,7 @@ export function providerModel(
         const stop = breaker.stopped();
         if (stop) throw stop;
         try {
-          response = await call(parts);
+          response = await call(parts, request.onRetry);
         } catch (error) {
           throw error instanceof ProviderCallError ? breaker.record(error) : error;
         }
@@ -138,7 +160,15 @@ export function providerModel(
       stats.inputTokens += response.usage.inputTokens;
       stats.outputTokens += response.usage.outputTokens;
       if (stats.spentUsd !== null && costUsd !== null && !cached) stats.spentUsd += costUsd;
-      return { text: response.text, usage: response.usage, raw: response.raw, cached, costUsd };
+      return {
+        text: response.text,
+        usage: response.usage,
+        raw: response.raw,
+        cached,
+        costUsd,
+        retries: response.retries,
+        retryWaitMs: response.retryWaitMs,
+      };
     },
   };
 }

@@ -93,6 +93,8 @@ export type ResolvedModel = {
   status: ModelStatus;
   retiresOn: string | null;
   replacement: string | null;
+  /** `--name`: what names an `openai-compatible` endpoint in the response cache, instead of its host. */
+  endpointName?: string | undefined;
 };
 
 let registry: Registry | undefined;

@@ -1,7 +1,8 @@
 import { ModelProviderError } from "../errors.ts";
+import { modelIdentity } from "./identity.ts";
 import { providerModel } from "./providerModel.ts";
 import { referenceModel } from "./reference.ts";
-import { resolveModelName } from "./registry.ts";
+import { type ResolvedModel, resolveModelName } from "./registry.ts";
 import { scriptedModel } from "./scripted.ts";
 import { type ModelOptions, modelSettings } from "./settings.ts";
 import type { ModelClient } from "./types.ts";
@@ -9,6 +10,25 @@ import type { ModelClient } from "./types.ts";
 /** True for the models that run locally without a provider (`reference`, `scripted:DIR`). */
 export function isLocalModel(name: string): boolean {
   return name === "reference" || name.startsWith("scripted:");
+}
+
+/**
+ * A provider model name resolved for a run: {@link resolveModelName}, with the run's own price
+ * (`--price-in`/`--price-out`, USD per million tokens) in place of the registry's, and the cache's
+ * endpoint name (`--name`, src/models/identity.ts).
+ * @throws {UnknownModelError} for a name that is no provider model.
+ */
+export function resolveProviderModel(
+  name: string,
+  options: ModelOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedModel {
+  const m = resolveModelName(name, env);
+  return {
+    ...m,
+    ...(options.price ? { price: options.price, pricesAsOf: null } : {}),
+    ...(options.name ? { endpointName: options.name } : {}),
+  };
 }
 
 /**
@@ -22,11 +42,15 @@ export function resolveModel(
   options: ModelOptions = {},
   env: NodeJS.ProcessEnv = process.env,
 ): ModelClient {
-  if (name === "reference") return referenceModel();
-  if (name.startsWith("scripted:")) {
-    const dir = name.slice("scripted:".length);
-    if (!dir) throw new ModelProviderError("scripted: needs a directory, e.g. --model scripted:my-answers");
-    return scriptedModel(dir);
-  }
-  return providerModel(resolveModelName(name, env), modelSettings(options, env), env);
+  const client = (() => {
+    if (name === "reference") return referenceModel();
+    if (name.startsWith("scripted:")) {
+      const dir = name.slice("scripted:".length);
+      if (!dir) throw new ModelProviderError("scripted: needs a directory, e.g. --model scripted:my-answers");
+      return scriptedModel(dir);
+    }
+    return providerModel(resolveProviderModel(name, options, env), modelSettings(options, env), env);
+  })();
+  // Results name the model by its identity (a local endpoint without its port, or --name).
+  return { ...client, id: modelIdentity(name, options.name) };
 }

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { DEFAULT_STOP_AFTER_IDENTICAL_4XX } from "./breaker.ts";
 import type { CacheMode } from "./cache.ts";
+import type { Price } from "./registry.ts";
 import type { SamplingSettings } from "./types.ts";
 
 /** How provider models are called: sampling, cache, retries (the model flags of `npx questbench`). */
@@ -41,6 +42,13 @@ export type ModelOptions = {
   requestTimeout?: number | undefined;
   /** Requests in flight to the provider at once (overrides the registry's cap). */
   providerConcurrency?: number | undefined;
+  /**
+   * `--price-in`/`--price-out`, USD per million input/output tokens: the model's price for cost and
+   * `--budget` (instead of the registry's; the only price a custom endpoint can have).
+   */
+  price?: Price | undefined;
+  /** `--name`: the model's identity in output folders, results and the cache (src/models/identity.ts). */
+  name?: string | undefined;
 };
 
 /**

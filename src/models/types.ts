@@ -36,6 +36,19 @@ export type ModelRequest = {
   step: "atomic" | "plan" | "round";
   /** 1-based execution round (composite). */
   round?: number;
+  /** Told when a provider request is about to be sent again (progress lines show it while it waits). */
+  onRetry?: ((notice: RetryNotice) => void) | undefined;
+};
+
+/** A provider request about to be sent again (the SDK's retry after a 429, a 5xx, a timeout or a dropped connection). */
+export type RetryNotice = {
+  /** HTTP status of the answer that is retried; null for a timeout or a connection error. */
+  status: number | null;
+  /** 1-based retry number and the most allowed (`--max-retries`). */
+  retry: number;
+  maxRetries: number;
+  /** The wait the provider asked for (Retry-After), in ms; null when the SDK's own backoff applies. */
+  retryAfterMs: number | null;
 };
 
 export type ModelResponse = {
@@ -46,6 +59,9 @@ export type ModelResponse = {
   cached?: boolean | undefined;
   /** List-price cost of this call in USD; null when the model has no price in the registry. */
   costUsd?: number | null | undefined;
+  /** Requests sent again before this answer came (see UsageRecord `retries`), and the ms waited before them. */
+  retries?: number | undefined;
+  retryWaitMs?: number | undefined;
 };
 
 /** Running totals of a provider model over one process (what the `--budget` projection reads). */

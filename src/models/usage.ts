@@ -13,6 +13,13 @@ export type UsageRecord = {
   costUsd: number | null;
   /** What this run paid: calls not answered from the cache; null without a price. */
   spentUsd: number | null;
+  /**
+   * Requests sent again before an answer came (the SDK's retries after a 429, 408, 409, 5xx, timeout
+   * or dropped connection, and the harness's after a malformed answer), and the milliseconds waited
+   * before them. Absent when there were none.
+   */
+  retries?: number | undefined;
+  retryWaitMs?: number | undefined;
 };
 
 const round = (x: number) => Math.round(x * 1e8) / 1e8;
@@ -28,15 +35,24 @@ export function addUsage(total: UsageRecord | undefined, response: ModelResponse
   if (!response.usage) return total;
   const t = total ?? { calls: 0, cachedCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, spentUsd: 0 };
   const cost = response.costUsd ?? null;
-  return {
-    calls: t.calls + 1,
-    cachedCalls: t.cachedCalls + (response.cached ? 1 : 0),
-    inputTokens: t.inputTokens + response.usage.inputTokens,
-    outputTokens: t.outputTokens + response.usage.outputTokens,
-    costUsd: t.costUsd === null || cost === null ? null : round(t.costUsd + cost),
-    spentUsd: t.spentUsd === null || cost === null ? null : round(t.spentUsd + (response.cached ? 0 : cost)),
-  };
+  return withRetries(
+    {
+      calls: t.calls + 1,
+      cachedCalls: t.cachedCalls + (response.cached ? 1 : 0),
+      inputTokens: t.inputTokens + response.usage.inputTokens,
+      outputTokens: t.outputTokens + response.usage.outputTokens,
+      costUsd: t.costUsd === null || cost === null ? null : round(t.costUsd + cost),
+      spentUsd:
+        t.spentUsd === null || cost === null ? null : round(t.spentUsd + (response.cached ? 0 : cost)),
+    },
+    (t.retries ?? 0) + (response.retries ?? 0),
+    (t.retryWaitMs ?? 0) + (response.retryWaitMs ?? 0),
+  );
 }
+
+/** A record with its retry counts, which are left out when zero. */
+const withRetries = (r: UsageRecord, retries: number, retryWaitMs: number): UsageRecord =>
+  retries > 0 ? { ...r, retries, retryWaitMs: Math.round(retryWaitMs) } : r;
 
 /** Sums usage records (a run's total); null costs make the total cost null. */
 export function sumUsage(records: readonly (UsageRecord | undefined)[]): UsageRecord {
@@ -44,14 +60,18 @@ export function sumUsage(records: readonly (UsageRecord | undefined)[]): UsageRe
   const sum = (f: (r: UsageRecord) => number) => xs.reduce((s, r) => s + f(r), 0);
   const money = (f: (r: UsageRecord) => number | null) =>
     xs.some((r) => f(r) === null) ? null : round(sum((r) => f(r)!));
-  return {
-    calls: sum((r) => r.calls),
-    cachedCalls: sum((r) => r.cachedCalls),
-    inputTokens: sum((r) => r.inputTokens),
-    outputTokens: sum((r) => r.outputTokens),
-    costUsd: money((r) => r.costUsd),
-    spentUsd: money((r) => r.spentUsd),
-  };
+  return withRetries(
+    {
+      calls: sum((r) => r.calls),
+      cachedCalls: sum((r) => r.cachedCalls),
+      inputTokens: sum((r) => r.inputTokens),
+      outputTokens: sum((r) => r.outputTokens),
+      costUsd: money((r) => r.costUsd),
+      spentUsd: money((r) => r.spentUsd),
+    },
+    sum((r) => r.retries ?? 0),
+    sum((r) => r.retryWaitMs ?? 0),
+  );
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   withEffectFlags,
 } from "./effectCheck.ts";
 import { runExecution } from "./execution.ts";
+import type { GoldCache } from "./goldRun.ts";
 import { extractModule } from "./parse.ts";
 import { applyPreState } from "./preState.ts";
 import { atomicPrompt, taskHint } from "./prompt.ts";
@@ -37,6 +38,8 @@ export type AtomicAttemptParameters = {
   /** Sandbox limits per execution. */
   timeoutMs?: number | undefined;
   memoryMb?: number | undefined;
+  /** Keep and reuse gold runs for the effect check (absent: run the gold answer every time). */
+  goldCache?: GoldCache | undefined;
 };
 
 /** A stopwatch that records named laps in milliseconds. */
@@ -242,7 +245,9 @@ export async function runAtomicAttempt(p: AtomicAttemptParameters): Promise<Inst
   const judge = async () => {
     const checks = await clock.lap("checks", () => evaluateChecks(task, ctx, prepared));
     const safety = await clock.lap("safety", () => safetyFlags(ctx, checks));
-    const effects = await clock.lap("effects", () => effectCheck(task, instance, world, clients, window));
+    const effects = await clock.lap("effects", () =>
+      effectCheck(task, instance, world, clients, window, p.goldCache),
+    );
     return {
       checks: [...checks, effects.check],
       safety: withEffectFlags(safety, effects),

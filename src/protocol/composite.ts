@@ -215,7 +215,9 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
     // the chain at the gold answer's end state).
     const endState = await clock.lap("checks", () => evaluateChecks(task, ctx, prepared));
     const flags = await clock.lap("safety", () => safetyFlags(ctx, endState));
-    const effects = await clock.lap("effects", () => effectCheck(task, instance, world, clients, window));
+    const effects = await clock.lap("effects", () =>
+      effectCheck(task, instance, world, clients, window, p.goldCache),
+    );
     checks = [...endState, effects.check];
     safety = withEffectFlags(flags, effects);
     execution = effects.cost;

@@ -9,7 +9,14 @@ import type { SafetyFlag } from "../validators/safety.ts";
 import type { CheckResult } from "../validators/types.ts";
 import type { World } from "../world/world.ts";
 import type { ChainClients } from "./chain.ts";
-import { type GoldRun, runGold } from "./goldRun.ts";
+import {
+  type GoldCache,
+  type GoldRun,
+  goldCacheFile,
+  readGoldCache,
+  runGold,
+  writeGoldCache,
+} from "./goldRun.ts";
 
 /** The name results.json reports for the effect ledger's ★ check (docs/SCORING.md "Effect ledger"). */
 export const EFFECTS_CHECK = "effects";
@@ -47,7 +54,8 @@ export type EffectOutcome = {
  * then runs the gold answer on the same starting state and holds the two ledgers against each other
  * (src/validators/effects.ts). An attempt that sent nothing did nothing else: it passes without a
  * gold run (what it failed to do is the task checks' business). Leaves the chain at the gold's end
- * state: call it last, after the checks and the safety flags read the attempt's blocks.
+ * state: call it last, after the checks and the safety flags read the attempt's blocks. With a
+ * `cache`, a gold run of the same task, instance, world and code is read instead of run again.
  * @throws {ChainError} when the gold answer cannot run or the chain fails (an infrastructure fault).
  */
 export async function effectCheck(
@@ -56,6 +64,7 @@ export async function effectCheck(
   world: World,
   clients: ChainClients,
   window: AttemptWindow,
+  cache?: GoldCache | undefined,
 ): Promise<EffectOutcome> {
   const lw = ledgerWorld(world);
   const attempt = await readLedger(clients.public, lw, window.start);
@@ -68,19 +77,18 @@ export async function effectCheck(
   });
   if (attempt.txs.length === 0)
     return { check: result(true, "nothing was sent, so nothing else was done"), attempt };
-  const [first, prices] = await Promise.all([
-    clients.public.getBlock({ blockNumber: window.start + 1n }),
-    worldPrices(clients.public, lw, window.start),
-  ]);
-  const gold = await runGold(
-    task,
-    instance,
-    world,
-    clients,
-    window.start,
-    { timestamp: first.timestamp, baseFeePerGas: first.baseFeePerGas ?? null },
-    window.snapshotId,
-  );
+  const block = await clients.public.getBlock({ blockNumber: window.start + 1n });
+  const first = { timestamp: block.timestamp, baseFeePerGas: block.baseFeePerGas ?? null };
+  const file = cache && goldCacheFile(cache, task, instance, world, first);
+  const cached = file ? readGoldCache(file) : undefined;
+  let gold: GoldRun;
+  let prices: Map<string, bigint>;
+  if (cached) ({ run: gold, prices } = cached);
+  else {
+    prices = await worldPrices(clients.public, lw, window.start);
+    gold = await runGold(task, instance, world, clients, window.start, first, window.snapshotId);
+    if (file) writeGoldCache(file, gold, prices);
+  }
   const judgement = judgeEffects(lw, attempt, gold.ledger, effectOptions(task));
   return {
     check: result(

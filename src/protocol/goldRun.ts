@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Hex } from "viem";
@@ -133,4 +133,86 @@ export async function runGold(
     await guard.close();
   }
   return { ledger: await readLedger(clients.public, ledgerWorld(world), fromBlock), requests };
+}
+
+/**
+ * Where finished gold runs are kept between processes (`<cache dir>/gold/`), and the hash of the code
+ * that produced them (the scoring code hash of the resume key): a gold run is a pure function of the
+ * task files, the instance, the world and that code, so an edit to any of them runs it again.
+ */
+export type GoldCache = { dir: string; codeSha256: string };
+
+type Stored = { v: 1; run: unknown; prices: [string, string][] };
+
+const toJson = (value: unknown): unknown =>
+  JSON.parse(
+    JSON.stringify(value, (_k, v) =>
+      typeof v === "bigint"
+        ? `${v}n`
+        : v instanceof Map
+          ? { __map: [...v] }
+          : v instanceof Set
+            ? { __set: [...v] }
+            : v,
+    ),
+  );
+const fromJson = (value: unknown): unknown =>
+  JSON.parse(JSON.stringify(value), (_k, v) => {
+    if (typeof v === "string" && /^-?\d+n$/.test(v)) return BigInt(v.slice(0, -1));
+    if (v && typeof v === "object" && "__map" in v) return new Map(v.__map);
+    if (v && typeof v === "object" && "__set" in v) return new Set(v.__set);
+    return v;
+  });
+
+/** The cache file of one gold run: its identity is everything the run depends on. */
+export function goldCacheFile(
+  cache: GoldCache,
+  task: LoadedTask,
+  instance: Instance,
+  world: World,
+  first: { timestamp: bigint; baseFeePerGas: bigint | null },
+): string {
+  const key = createHash("sha256")
+    .update(
+      JSON.stringify([
+        cache.codeSha256,
+        task.spec.sha256,
+        task.spec.id,
+        instance.seed,
+        instance.templateIndex,
+        world.worldId,
+        String(first.timestamp),
+        String(first.baseFeePerGas),
+      ]),
+    )
+    .digest("hex")
+    .slice(0, 32);
+  return path.join(cache.dir, "gold", `${key}.json`);
+}
+
+/** A stored gold run and the prices read with it, or undefined (absent or unreadable: run it again). */
+export function readGoldCache(file: string): { run: GoldRun; prices: Map<string, bigint> } | undefined {
+  try {
+    const stored = JSON.parse(readFileSync(file, "utf8")) as Stored;
+    if (stored.v !== 1) return undefined;
+    return {
+      run: fromJson(stored.run) as GoldRun,
+      prices: new Map(stored.prices.map(([k, p]) => [k, BigInt(p)])),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps a gold run (written whole, then renamed: a concurrent reader never sees half a file). */
+export function writeGoldCache(file: string, run: GoldRun, prices: Map<string, bigint>): void {
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const stored: Stored = { v: 1, run: toJson(run), prices: [...prices].map(([k, p]) => [k, String(p)]) };
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(stored));
+    renameSync(tmp, file);
+  } catch {
+    // an unwritable cache only costs the next run the gold run
+  }
 }

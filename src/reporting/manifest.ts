@@ -1,12 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { modelIdentity } from "../models/identity.ts";
 import { effectiveSampling } from "../models/providerModel.ts";
-import { resolveModelName } from "../models/registry.ts";
-import { isLocalModel } from "../models/resolve.ts";
+import { isLocalModel, resolveProviderModel } from "../models/resolve.ts";
 import { modelSettings } from "../models/settings.ts";
-import type { ForkRecord, RunManifest } from "../results/types.ts";
-import type { RunOptions } from "../runOptions.ts";
+import type { ForkRecord, InstanceResult, RunManifest, RunSelection } from "../results/types.ts";
+import { type RunOptions, runSplit } from "../runOptions.ts";
 import { PROJECT_ROOT, type TaskEntry, taskIndex } from "../tasks/files.ts";
 import { anvilBinaryPath } from "../world/anvil.ts";
 import type { ForkContext } from "../world/fork/boot.ts";
@@ -69,8 +69,8 @@ export function buildManifest(
     gitCommit: gitCommit(),
     seed: options.seed,
     epochs: options.epochs,
-    model: options.model,
-    split: options.split,
+    model: modelIdentity(options.model, options.name),
+    split: runSplit(options),
     taskFiles,
     anvilVersion: anvilVersion(),
     worldId: world.worldId,
@@ -88,9 +88,9 @@ export function buildManifest(
 /** The manifest fields of a provider model: where it was called, the sampling settings sent, cache and retries. */
 function providerManifest(options: RunOptions): Partial<RunManifest> {
   if (isLocalModel(options.model)) return {};
-  let model: ReturnType<typeof resolveModelName>;
+  let model: ReturnType<typeof resolveProviderModel>;
   try {
-    model = resolveModelName(options.model);
+    model = resolveProviderModel(options.model, options);
   } catch {
     return {};
   }
@@ -112,6 +112,42 @@ function providerManifest(options: RunOptions): Partial<RunManifest> {
       timeoutMs: settings.timeoutMs,
       budgetUsd: options.budget ?? null,
       providerConcurrency: settings.providerConcurrency ?? model.concurrency,
+    },
+  };
+}
+
+/** The `--split` that covers exactly the sets and splits of `instances` (undefined when there are none). */
+export function splitCovering(instances: readonly InstanceResult[]): RunManifest["split"] | undefined {
+  const hard = instances.some((i) => i.set === "hard");
+  const paper = instances.filter((i) => i.set !== "hard");
+  const atomic = paper.some((i) => i.split === "atomic");
+  const composite = paper.some((i) => i.split === "composite");
+  if (hard) return atomic || composite ? "all" : "hard";
+  if (atomic && composite) return "paper";
+  return atomic ? "atomic" : composite ? "composite" : undefined;
+}
+
+/**
+ * The manifest of a folder's results.json (README "Running"): the run's manifest with `split` and
+ * `epochs` covering every instance of the folder, and `selection` recording what this run selected
+ * (`--split` resolved, `--tasks`, `--epochs`, `--shard`) and what became of it.
+ */
+export function folderManifest(
+  manifest: RunManifest,
+  instances: readonly InstanceResult[],
+  options: Pick<RunOptions, "split" | "tasks" | "epochs" | "shard">,
+  counts: Omit<RunSelection, "split" | "tasks" | "epochs" | "shard">,
+): RunManifest {
+  return {
+    ...manifest,
+    split: splitCovering(instances) ?? manifest.split,
+    epochs: Math.max(options.epochs, ...instances.map((i) => i.epoch + 1)),
+    selection: {
+      split: runSplit(options),
+      tasks: options.tasks,
+      epochs: options.epochs,
+      ...(options.shard ? { shard: options.shard } : {}),
+      ...counts,
     },
   };
 }

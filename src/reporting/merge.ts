@@ -43,6 +43,13 @@ export function describeModes(modes: RunManifest["modes"]): string {
   return parts.length === 0 ? "default" : parts.join(", ");
 }
 
+/** results.json's instance order: the paper's tasks, then the hard split; atomic, composite; task id, seed, epoch. */
+export function byInstanceOrder(a: InstanceResult, b: InstanceResult): number {
+  const order = (i: InstanceResult) =>
+    `${i.set === "hard" ? 1 : 0}/${i.split === "atomic" ? 0 : 1}/${i.taskId}/${String(i.seed).padStart(6, "0")}/${String(i.epoch).padStart(4, "0")}`;
+  return order(a).localeCompare(order(b));
+}
+
 /** One model's merged run: its shards, seeds and epochs joined. */
 export type MergedRun = { model: string; manifest: RunManifest; sources: string[]; results: RunResults };
 
@@ -114,9 +121,7 @@ export function mergeRuns(
         seen.set(key, run.source);
         instances.push(instance);
       }
-    const order = (i: InstanceResult) =>
-      `${i.set === "hard" ? 1 : 0}/${i.split === "atomic" ? 0 : 1}/${i.taskId}/${String(i.seed).padStart(6, "0")}/${String(i.epoch).padStart(4, "0")}`;
-    instances.sort((a, b) => order(a).localeCompare(order(b)));
+    instances.sort(byInstanceOrder);
     const manifest: RunManifest = {
       ...group[0]!.results.manifest,
       taskFiles: Object.assign({}, ...group.map((g) => g.results.manifest.taskFiles)),

@@ -92,8 +92,14 @@ const pad = (s: string, n: number, right = false) => (right ? s.padStart(n) : s.
  * The table printed as a run ends (pure: tested on its own). The paper's splits and their total
  * ("Paper total", max 10,700 for the 107 tasks) come first; the hard split (issue 20) follows apart,
  * with its own atomic and composite rows and its own total ("Hard"), never added to the paper's.
+ * @param paidUsd what this invocation paid (results.json `manifest.selection.paidUsd`); without it,
+ *   what the summed instances paid when they ran.
  */
-export function renderSummary(summary: RunResults["summary"], model: string): string {
+export function renderSummary(
+  summary: RunResults["summary"],
+  model: string,
+  paidUsd?: number | null | undefined,
+): string {
   const hard = summary.hard;
   const hardRan = (hard?.total.tasks ?? 0) > 0;
   const rows: [string, SplitSummary][] = [];
@@ -133,7 +139,7 @@ export function renderSummary(summary: RunResults["summary"], model: string): st
   if (summary.usage) {
     const u = summary.usage;
     lines.push(
-      `Tokens: ${u.inputTokens} in, ${u.outputTokens} out in ${u.calls} calls (${u.cachedCalls} from the cache) · cost ${usd(u.costUsd)}, paid by this run ${usd(u.spentUsd)}`,
+      `Tokens: ${u.inputTokens} in, ${u.outputTokens} out in ${u.calls} calls (${u.cachedCalls} from the cache) · cost ${usd(u.costUsd)}, paid by this run ${usd(paidUsd === undefined ? u.spentUsd : paidUsd)}`,
     );
   }
   if (summary.providerErrors?.total)
@@ -183,7 +189,8 @@ export function renderRunEnd(
   options: { model: string; budget?: number | undefined },
 ): string {
   const { instances, notStarted = [], skipped = [] } = results;
-  const lines = [renderSummary(results.summary, options.model)];
+  const selection = results.manifest.selection;
+  const lines = [renderSummary(results.summary, results.manifest.model, selection?.paidUsd)];
   if (results.interrupted) lines.push("Interrupted: the totals cover the instances that finished.");
   const shortfalls = renderShortfalls(instances);
   if (shortfalls.length > 0) lines.push("Instances below 100:", ...shortfalls);
@@ -198,6 +205,10 @@ export function renderRunEnd(
   if (resumed > 0)
     lines.push(
       `Resumed: ${resumed} instance(s) kept from an earlier run into this --out (--fresh runs them again).`,
+    );
+  if (selection?.kept)
+    lines.push(
+      `Kept: ${selection.kept} instance(s) of earlier runs into this --out that this run did not select; the totals above cover all ${instances.length}.`,
     );
   const sandboxWarning = renderSandboxWarning(results.manifest.sandbox);
   if (sandboxWarning) lines.push(sandboxWarning);

@@ -64,6 +64,8 @@ const ran = {
   composite: (rows: readonly LeaderboardRow[]) => rows.some((r) => r.compositeTasks > 0),
   hard: (rows: readonly LeaderboardRow[]) => rows.some((r) => r.hardTasks > 0),
   safety: (rows: readonly LeaderboardRow[]) => rows.some((r) => r.safety !== null),
+  cost: (rows: readonly LeaderboardRow[]) => rows.some((r) => r.costBps !== null),
+  gas: (rows: readonly LeaderboardRow[]) => rows.some((r) => r.gasRatio !== null),
 };
 
 const PAPER_TASKS = SPLIT_TASKS.atomic + SPLIT_TASKS.composite;
@@ -90,6 +92,8 @@ function table1Columns(hardBank: number): Column[] {
       cell: (r) => (r.safety === null ? "—" : `${r.safety}%`),
       shown: ran.safety,
     },
+    { header: "Cost", align: "r", cell: (r) => fmt(r.costBps), shown: ran.cost },
+    { header: "Gas", align: "r", cell: (r) => fmt(r.gasRatio, 2), shown: ran.gas },
     { header: "Coverage", align: "r", cell: coverage, shown: ran.paper },
     { header: "Hard", align: "r", cell: (r) => (r.hardTasks === 0 ? "—" : score(r.hard)), shown: ran.hard },
     { header: "Hard cov.", align: "r", cell: (r) => hardCoverage(r, hardBank), shown: ran.hard },
@@ -126,6 +130,8 @@ export function paperTables(rows: readonly LeaderboardRow[], hardBank = hardBank
             'Total (paper scoring) = the same instances scored the paper\'s way (--scoring paper: no ★ cap, no effect ledger, no price bounds or "nothing else", transfer amounts within 2 %), never part of Total.',
           ran.safety(rows) &&
             "Safety (beyond the paper) = instances without a safety flag (no or loose price bound, far deadline, unlimited approval, extra side effect).",
+          ran.cost(rows) &&
+            "Cost (beyond the paper) = median execution cost against the gold answer on the same instance, in basis points of the task's notional (positive: the answer left the user poorer); Gas = median gas used / the gold answer's.",
           ran.paper(rows) && `Coverage = paper tasks run of ${PAPER_TASKS}.`,
           hard &&
             `Hard (beyond the paper, never part of Total) = the hard split's score (max 100 per hard task), its coverage = hard tasks run of ${hardBank}.`,

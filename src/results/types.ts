@@ -19,7 +19,9 @@ export type FailureClass =
   | "send_rejected"
   | "checks_failed"
   | "provider_error"
-  | "infra_error";
+  | "infra_error"
+  /** A `scripted:DIR` model without a response file for the task or a round of it: scored 0. */
+  | "no_answer";
 
 export type { RunModes };
 
@@ -184,6 +186,12 @@ export type RunManifest = {
   } | null;
   /** Provider models: the sampling settings sent (null = not sent, the provider's default applied). */
   sampling?: SamplingSettings | null;
+  /**
+   * What the invocation that last wrote this results.json selected and did. results.json describes
+   * every instance in its folder (README "Running": a run adds to the folder's results); `split` and
+   * `epochs` above cover all of them.
+   */
+  selection?: RunSelection | undefined;
   /** Provider models: response cache mode and directory, SDK retries, per-try timeout. */
   modelCalls?: {
     cache: string;
@@ -194,6 +202,29 @@ export type RunManifest = {
     /** Requests in flight to the provider at once; null: no cap beyond `--concurrency`. */
     providerConcurrency?: number | null;
   } | null;
+};
+
+/** results.json `manifest.selection`: one invocation's selection and what became of it. */
+export type RunSelection = {
+  /** `--split` as resolved (the paper's split by default; every split with `--tasks`). */
+  split: "atomic" | "composite" | "paper" | "hard" | "all";
+  /** `--tasks` (empty: every task of the split). */
+  tasks: string[];
+  epochs: number;
+  shard?: { index: number; count: number } | undefined;
+  /** Instances this invocation planned (tasks × epochs, after `--sample` and `--shard`). */
+  planned: number;
+  /** Of them: attempted now (scored, or left unscored by a provider or chain failure). */
+  ran: number;
+  /** Of them: kept from an earlier invocation with the same resume key, not run again. */
+  resumed: number;
+  /** Instances of earlier invocations in the folder that this one did not select, kept as they were. */
+  kept: number;
+  /**
+   * USD this invocation paid the provider: calls answered from the cache and resumed instances cost
+   * it nothing. Null for a model without a price; 0 for reference and scripted models.
+   */
+  paidUsd: number | null;
 };
 
 /** results.json `manifest.fork`: the pinned block of a fork run and what provisioning found. */

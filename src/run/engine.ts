@@ -2,18 +2,18 @@ import path from "node:path";
 import { BaseError as ViemBaseError } from "viem";
 import { ChainError, ModelProviderError, SandboxError, TaskSpecError } from "../errors.ts";
 import { createBudget } from "../models/budget.ts";
+import { NoAnswerError } from "../models/errors.ts";
 import { effectiveSampling } from "../models/providerModel.ts";
-import { resolveModelName } from "../models/registry.ts";
-import { isLocalModel, resolveModel } from "../models/resolve.ts";
+import { isLocalModel, resolveModel, resolveProviderModel } from "../models/resolve.ts";
+import { missingScriptedAnswers } from "../models/scripted.ts";
 import { modelSettings } from "../models/settings.ts";
-import type { ModelClient } from "../models/types.ts";
-import { costOf, estimateAttemptUsage } from "../models/usage.ts";
+import type { ModelClient, ModelRequest } from "../models/types.ts";
+import { addUsage, costOf, type UsageRecord } from "../models/usage.ts";
 import { type AtomicAttemptParameters, instanceFields, unevaluated } from "../protocol/atomic.ts";
 import { runAttempt } from "../protocol/attempt.ts";
-import { atomicPrompt, compositePrompt, taskHint } from "../protocol/prompt.ts";
 import type { InstanceOutcome } from "../results/outcome.ts";
 import type { InstanceResult } from "../results/types.ts";
-import { outDir, type RunOptions } from "../runOptions.ts";
+import { outDir, type RunOptions, runSplit } from "../runOptions.ts";
 import { fillWarmSandboxChildren, setWarmSandboxChildren } from "../sandbox/executeModule.ts";
 import { PROJECT_ROOT, type TaskEntry, taskIndex } from "../tasks/files.ts";
 import { instantiate } from "../tasks/instantiate.ts";
@@ -24,6 +24,7 @@ import type { ForkContext } from "../world/fork/boot.ts";
 import { bootForkInstance } from "../world/fork/boot.ts";
 import { type AnvilPool, anvilRpc, createAnvilPool, type Lease } from "../world/pool.ts";
 import { loadWorld, type World } from "../world/world.ts";
+import { estimateInstanceUsage } from "./estimate.ts";
 import { phase } from "./phases.ts";
 import { indexedSelection } from "./plan.ts";
 import { readFinished, resumeKey, scoringCodeHash, scriptedResponsesHash } from "./resume.ts";
@@ -46,7 +47,7 @@ export class InfraRetriesExhausted extends ChainError {
   ) {
     super(`${taskId}: the chain failed under ${retries + 1} attempts in a row.`, {
       cause,
-      details: `Each attempt hit an infrastructure fault; the last: ${cause instanceof Error ? cause.message.split("\n")[0] : String(cause)}`,
+      details: `Each attempt hit an infrastructure fault; the last: ${faultLine(cause)}`,
     });
   }
 }
@@ -65,11 +66,13 @@ const isInfraFault = (error: unknown) =>
  * infrastructure fault, or the instance fails its health check after the attempt (killed mid-run,
  * whatever the attempt then made of it). The released dead instance is replaced by the pool at its
  * next lease. The result records `infraRetries` when there were any.
+ * @param onRetry told each fault that sends the attempt to a fresh instance (one line: progress shows it).
  * @throws {InfraRetriesExhausted} after {@link MAX_INFRA_RETRIES} retries; any other error of the attempt.
  */
 export async function attemptWithInfraRetry(
   chains: ChainSource,
   p: Omit<AtomicAttemptParameters, "chain">,
+  onRetry?: (fault: string) => void,
 ): Promise<InstanceResult> {
   for (let retries = 0; ; retries++) {
     let lease: Lease | undefined;
@@ -99,19 +102,28 @@ export async function attemptWithInfraRetry(
       lease?.release();
     }
     if (retries >= MAX_INFRA_RETRIES) throw new InfraRetriesExhausted(p.task.spec.id, retries, fault);
+    onRetry?.(faultLine(fault));
   }
 }
+
+/** A fault as one line: a harness error's short message, else the first line of its message. */
+const faultLine = (fault: unknown) =>
+  (fault as { shortMessage?: string }).shortMessage ??
+  (fault instanceof Error ? fault.message : String(fault)).split("\n")[0]!;
 
 /**
  * The result of an attempt the provider never answered (`provider_error`: no score, left out of the
  * totals) or whose chain failed on every infrastructure retry (`infra_error`: scored 0 and counted,
- * so an attempt cannot shrink the run's maximum by breaking its chain); both are retried by the next run.
+ * so an attempt cannot shrink the run's maximum by breaking its chain); both are retried by the next
+ * run. Also the 0 of a `scripted:DIR` model without a response file (`no_answer`), kept like any score.
+ * @param usage the provider calls the attempt paid for before it failed (so "paid by this run" counts them).
  */
 export function unscoredResult(
   p: { task: LoadedTask; instance: Instance; model: ModelClient },
   error: ModelProviderError | ChainError,
-  failureClass: "provider_error" | "infra_error",
+  failureClass: "provider_error" | "infra_error" | "no_answer",
   durationMs: number,
+  usage?: UsageRecord | undefined,
 ): InstanceResult {
   return {
     ...instanceFields(p.task, p.instance, p.model),
@@ -124,8 +136,37 @@ export function unscoredResult(
     response: "",
     durationMs,
     timings: {},
+    ...(usage ? { usage } : {}),
   };
 }
+
+/**
+ * The run's model as one instance calls it: every response's tokens and cost are added up here too,
+ * so an attempt that fails after paid calls still reports them, and `onRetry` reaches each request.
+ */
+function instanceModel(
+  model: ModelClient,
+  onRetry: ModelRequest["onRetry"],
+): { model: ModelClient; usage(): UsageRecord | undefined } {
+  let usage: UsageRecord | undefined;
+  return {
+    model: {
+      ...model,
+      async generate(request) {
+        const response = await model.generate({ ...request, onRetry });
+        usage = addUsage(usage, response);
+        return response;
+      },
+    },
+    usage: () => usage,
+  };
+}
+
+/**
+ * What a test hands the engine for one instance: where its provider retries and its infrastructure
+ * retries (the attempt run again on a fresh chain, with the fault) are told, for the progress lines.
+ */
+export type InstanceHooks = { onRetry?: ModelRequest["onRetry"]; onInfraRetry?: (fault: string) => void };
 
 /**
  * Killing the questbench process (kill -9) leaves Vitest's worker orphaned: it stops rather than go
@@ -172,7 +213,7 @@ export type Run = {
    */
   closePool(pool: AnvilPool): Promise<void>;
   /** Runs (or resumes, skips, refuses) one planned instance; throws only on a harness bug. */
-  runInstance(planned: PlannedInstance, chains: ChainSource): Promise<InstanceOutcome>;
+  runInstance(planned: PlannedInstance, chains: ChainSource, hooks?: InstanceHooks): Promise<InstanceOutcome>;
 };
 
 /**
@@ -184,13 +225,13 @@ export type Run = {
 export function createRun(options: RunOptions, fork: ForkContext | null): Run {
   const world = fork?.world ?? loadWorld();
   const model = resolveModel(options.model, options);
-  const resolved = isLocalModel(options.model) ? null : resolveModelName(options.model);
+  const resolved = isLocalModel(options.model) ? null : resolveProviderModel(options.model, options);
   const sampling = resolved ? effectiveSampling(resolved, modelSettings(options).sampling) : null;
   // Only the tasks `--split`/`--tasks` name are loaded and validated, not the whole bank.
-  const selected = selectTasks(
-    loadSelected(indexedSelection(taskIndex(options.tasksDirs), options)),
-    options,
-  );
+  const selected = selectTasks(loadSelected(indexedSelection(taskIndex(options.tasksDirs), options)), {
+    ...options,
+    split: runSplit(options),
+  });
   const tasks = new Map(selected.map((t) => [t.spec.id, t]));
   const planned = planInstances([...tasks.values()], options.epochs, options.shard).map(
     ({ task, epoch }) => ({
@@ -203,9 +244,21 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
   // matches; the key covers the scoring code, so an edited validator or prompt scores again.
   const finished = options.fresh ? new Map<string, InstanceResult>() : readFinished(outDir(options));
   const codeHash = scoringCodeHash();
+  // Gold runs of the effect check are kept beside the response cache and follow it: `--cache off`
+  // runs each one live.
+  const settings = modelSettings(options);
+  const goldCache = settings.cache === "off" ? undefined : { dir: settings.cacheDir, codeSha256: codeHash };
   const scriptedDir = options.model.startsWith("scripted:")
     ? options.model.slice("scripted:".length)
     : undefined;
+  // Tasks a scripted model has no files to start (the CLI named them before the run): scored as no answer.
+  const noAnswer =
+    scriptedDir === undefined
+      ? new Map<string, string[]>()
+      : missingScriptedAnswers(
+          scriptedDir,
+          selected.map((t) => ({ id: t.spec.id, split: t.spec.split })),
+        );
   const budget =
     options.budget !== undefined && resolved?.price
       ? createBudget({ limitUsd: options.budget, spentUsd: () => model.stats?.().spentUsd ?? 0 })
@@ -219,30 +272,16 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
   phase("worker: run planned (tasks loaded, model resolved)");
 
   /** The prior cost estimate of one attempt, from its opening prompt's size. */
-  function priorCost(task: LoadedTask, instance: Instance): number {
-    const prompt =
-      task.spec.split === "atomic"
-        ? atomicPrompt(instance, task.spec.answer, world, {
-            modes: options.modes,
-            hint: taskHint(task.spec),
-            set: task.spec.set,
-          })
-        : compositePrompt(instance, task.spec.answer, world, 1, {
-            modes: options.modes,
-            hint: taskHint(task.spec),
-            set: task.spec.set,
-          });
-    const usage = estimateAttemptUsage({
-      promptChars: prompt.reduce((n, m) => n + m.content.length, 0),
-      split: task.spec.split,
-      optimalSteps: task.spec.optimal_steps,
-    });
-    return costOf(usage, resolved?.price ?? null) ?? 0;
-  }
+  const priorCost = (task: LoadedTask, instance: Instance) =>
+    costOf(estimateInstanceUsage(task, instance, world, options.modes), resolved?.price ?? null) ?? 0;
 
-  async function runInstance(planned: PlannedInstance, chains: ChainSource): Promise<InstanceOutcome> {
+  async function runInstance(
+    planned: PlannedInstance,
+    chains: ChainSource,
+    hooks: InstanceHooks = {},
+  ): Promise<InstanceOutcome> {
     phase(`${planned.name}: start`);
-    const outcome = await runPlanned(planned, chains);
+    const outcome = await runPlanned(planned, chains, hooks);
     phase(`${planned.name}: ${outcome.kind}`);
     return outcome;
   }
@@ -250,12 +289,14 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
   async function runPlanned(
     { taskId, epoch }: PlannedInstance,
     chains: ChainSource,
+    hooks: InstanceHooks,
   ): Promise<InstanceOutcome> {
     const task = tasks.get(taskId)!;
     const unprovisioned = fork?.skipped[taskId];
     if (unprovisioned) return { kind: "skipped", skipped: { taskId, epoch, reason: unprovisioned } };
     const key = resumeKey({
-      model: options.model,
+      // The identity, not the name as typed: a local endpoint on another port resumes.
+      model: model.id,
       seed: options.seed,
       epoch,
       taskId,
@@ -288,10 +329,30 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
         notStarted: { taskId, epoch, reason: "budget" },
         message: `--budget ${options.budget} USD would be passed`,
       };
+    // A scripted model without the files to start the task (named before the run): no answer, 0.
+    const absent = noAnswer.get(taskId);
+    if (absent)
+      return {
+        kind: "scored",
+        result: {
+          ...unscoredResult(
+            { task, instance, model },
+            new NoAnswerError(`${options.model} has no response file ${absent.join(", ")}`),
+            "no_answer",
+            0,
+          ),
+          resumeKey: key,
+        },
+      };
     const t0 = performance.now();
+    const calls = instanceModel(model, hooks.onRetry);
     let result: InstanceResult | undefined;
     try {
-      result = await attemptWithInfraRetry(chains, { task, instance, model, world, modes: options.modes });
+      result = await attemptWithInfraRetry(
+        chains,
+        { task, instance, model: calls.model, world, modes: options.modes, goldCache },
+        hooks.onInfraRetry,
+      );
       return { kind: "scored", result: { ...result, resumeKey: key } };
     } catch (error) {
       const elapsed = Math.round(performance.now() - t0);
@@ -300,21 +361,27 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
         return {
           kind: "infra_error",
           result: {
-            ...unscoredResult(p, error, "infra_error", elapsed),
+            ...unscoredResult(p, error, "infra_error", elapsed, calls.usage()),
             infraRetries: error.retries,
             resumeKey: key,
           },
           message: error.message,
         };
+      // A scripted model without the file for a later round: the model gave no answer (scored 0).
+      if (error instanceof NoAnswerError)
+        return {
+          kind: "scored",
+          result: { ...unscoredResult(p, error, "no_answer", elapsed, calls.usage()), resumeKey: key },
+        };
       if (error instanceof ModelProviderError)
         return {
           kind: "provider_error",
-          result: { ...unscoredResult(p, error, "provider_error", elapsed), resumeKey: key },
+          result: { ...unscoredResult(p, error, "provider_error", elapsed, calls.usage()), resumeKey: key },
           message: error.message,
         };
       throw error;
     } finally {
-      budget?.settle(result?.usage?.spentUsd ?? 0);
+      budget?.settle(result?.usage?.spentUsd ?? calls.usage()?.spentUsd ?? 0);
     }
   }
 

@@ -1,11 +1,11 @@
 import { didYouMean } from "../didYouMean.ts";
-import { type RunOptions, UsageError } from "../runOptions.ts";
+import { type RunOptions, runSplit, UsageError } from "../runOptions.ts";
 import type { TaskEntry } from "../tasks/files.ts";
 import { splitCovers } from "../tasks/select.ts";
 import type { Split } from "../tasks/types.ts";
 
 /**
- * The task folders `--split` and `--tasks` name, checked from the index alone (src/tasks/files.ts), so
+ * The task folders `--split` (default: see runSplit) and `--tasks` name, checked from the index alone (src/tasks/files.ts), so
  * the questbench process refuses a bad selection before Vitest and Anvil start without loading the
  * validators (this module must not import src/tasks/load.ts). The run's worker selects again from
  * the loaded tasks (selectTasks), which also refuses a broken spec, an impossible `--sample` or
@@ -17,12 +17,13 @@ export function indexedSelection(index: readonly TaskEntry[], options: Pick<RunO
   const unknown = options.tasks.filter((id) => !known.includes(id));
   if (unknown.length > 0)
     throw new UsageError(`unknown task id(s): ${unknown.join(", ")}${didYouMean(unknown[0]!, known)}`);
+  const split = runSplit(options);
   const selected = index.filter(
     (e) =>
-      splitCovers(options.split, { split: e.split as Split, set: e.set }) &&
+      splitCovers(split, { split: e.split as Split, set: e.set }) &&
       (options.tasks.length === 0 || options.tasks.includes(e.id)),
   );
-  if (selected.length === 0) throw new UsageError(`no task matches --split ${options.split}`);
+  if (selected.length === 0) throw new UsageError(`no task matches --split ${split}`);
   return selected;
 }
 

@@ -115,3 +115,32 @@ export function readFinished(outDir: string): Map<string, InstanceResult> {
   }
   return finished;
 }
+
+/** One instance of a folder's results: task, seed and epoch (a run adds instances to its folder by this). */
+export const instanceKey = (i: Pick<InstanceResult, "taskId" | "seed" | "epoch">) =>
+  `${i.taskId}\u0000${i.seed}\u0000${i.epoch}`;
+
+/**
+ * Every instance recorded in `<outDir>/instances.jsonl`, the latest line of each (task, seed, epoch),
+ * provider and infrastructure errors included (they stay in the folder's results until a run retries
+ * them); lines cut short by a kill are left out. `resumed` is dropped: it describes a run, not a result.
+ */
+export function readFolder(outDir: string): InstanceResult[] {
+  let text: string;
+  try {
+    text = readFileSync(path.join(outDir, "instances.jsonl"), "utf8");
+  } catch {
+    return [];
+  }
+  const latest = new Map<string, InstanceResult>();
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    try {
+      const { resumed: _, ...result } = JSON.parse(line) as InstanceResult;
+      latest.set(instanceKey(result), result);
+    } catch {
+      // a line cut short by a kill
+    }
+  }
+  return [...latest.values()];
+}

@@ -197,7 +197,10 @@ export function judgeEffects(
     if (!venue(party) || lw.passThrough.has(party) || lw.pools.has(party) || created.has(party)) continue;
     if (gold.net.has(party)) continue;
     for (const [asset, delta] of assets)
-      if (delta > 0n) violations.push(`${nameOf(lw, party)} gained ${delta} ${assetName(lw, asset)}; the request gives it nothing`);
+      if (delta > 0n)
+        violations.push(
+          `${nameOf(lw, party)} gained ${delta} ${assetName(lw, asset)}; the request gives it nothing`,
+        );
   }
 
   // 5. grants the agent leaves standing

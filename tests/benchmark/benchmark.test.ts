@@ -1,6 +1,6 @@
 import { describe, inject, test } from "vitest";
 import { TaskSpecError } from "../../src/errors.ts";
-import { renderInstanceAnnotation } from "../../src/reporting/progress.ts";
+import { renderInfraRetry, renderInstanceAnnotation, renderRetry } from "../../src/reporting/progress.ts";
 import { createRun } from "../../src/run/engine.ts";
 import { belowPassMark } from "../../src/run/passMark.ts";
 import { phase } from "../../src/run/phases.ts";
@@ -55,7 +55,12 @@ const bench = test
 describe(`questbench · ${options.model} · seed ${options.seed}`, () => {
   const cases = run.planned.map((p) => [p.name, p] as const);
   bench.concurrent.for(cases)("%s", async ([, planned], { chains, task, skip, expect, annotate }) => {
-    const outcome = await run.runInstance(planned, chains);
+    // A provider retry is an annotation as it happens: the reporter's progress line shows the wait.
+    const onRetry = (notice: Parameters<typeof renderRetry>[1]) =>
+      void annotate(renderRetry(planned.name, notice), "retry").catch(() => {});
+    const onInfraRetry = (fault: string) =>
+      void annotate(renderInfraRetry(planned.name, fault), "retry").catch(() => {});
+    const outcome = await run.runInstance(planned, chains, { onRetry, onInfraRetry });
     task.meta.questbench = outcome;
     const note = renderInstanceAnnotation(outcome);
     if (note) await annotate(note, "score");

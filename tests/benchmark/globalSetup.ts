@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { checkRunModel } from "../../src/models/checkRunModel.ts";
 import { buildManifest, forkRecord, taskFileHashes } from "../../src/reporting/manifest.ts";
 import { phase } from "../../src/run/phases.ts";
 import { indexedSelection, instancesAtMost } from "../../src/run/plan.ts";
+import { preflight } from "../../src/run/preflight.ts";
 import "../../src/run/vitest.ts";
 import { ensureMemoryBarrier } from "../../src/sandbox/memoryCgroup.ts";
 import { ensureNetworkBarrier } from "../../src/sandbox/networkBarrier.ts";
@@ -23,8 +23,10 @@ import { worldIdentity, worldStatePath } from "../../src/world/paths.ts";
 export default async function setup(project: TestProject) {
   phase("global setup: start");
   const options = project.getProvidedContext().questbench;
-  // A missing API key or an unknown model fails here, before any Anvil starts (plain Vitest runs).
-  checkRunModel(options);
+  // Plain Vitest runs check here what the CLI checked before starting Vitest (src/run/preflight.ts):
+  // a bad --out, a missing API key, a folder of another run fail before any Anvil starts.
+  if (!project.getProvidedContext().questbenchCli)
+    for (const warning of preflight(options)) console.warn(`questbench: warning: ${warning}`);
   // The one place the run installs the OS barriers around sandboxed code (docs/SECURITY.md).
   const sandbox = {
     network: ensureNetworkBarrier(),

@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { resolveModel } from "../../src/models/resolve.ts";
 import type { ModelClient } from "../../src/models/types.ts";
@@ -15,6 +18,16 @@ const loaded = loadTasks();
 if (loaded.broken.length > 0) throw loaded.broken[0]!.error;
 export const tasks: LoadedTask[] = loaded;
 export const taskById = new Map(tasks.map((t) => [t.spec.id, t]));
+
+/**
+ * The effect check's gold runs, kept for this test process only (a fresh folder: no run of older
+ * code is ever read back). Cases and mutants of one task and seed share one gold run, as a run's
+ * instances do across reruns (docs/SCORING.md "Effect ledger").
+ */
+export const goldCache = {
+  dir: mkdtempSync(path.join(tmpdir(), "qb-gold-")),
+  codeSha256: "this test process",
+};
 
 /**
  * Boots a pool of world Anvils for the calling test file and returns `attempt(taskId, model, seed)`,
@@ -49,6 +62,7 @@ export function useAttempts(size = 2) {
         world,
         chain: lease,
         modes,
+        goldCache,
       });
     } finally {
       lease.release();

@@ -37,7 +37,13 @@ export type CliRun = { code: number | null; signal: string | null; stdout: strin
 export function questbench(
   args: string[],
   onSpawn?: (pid: number) => void,
-  options: { detached?: boolean; cwd?: string; onStdout?: (text: string) => void } = {},
+  options: {
+    detached?: boolean;
+    cwd?: string;
+    /** Variables on top of the test's environment (after the model's and keys' are cleared). */
+    env?: NodeJS.ProcessEnv;
+    onStdout?: (text: string) => void;
+  } = {},
 ): Promise<CliRun> {
   return new Promise<CliRun>((resolve) => {
     const child = spawn(process.execPath, [bin, ...args], {
@@ -49,6 +55,7 @@ export function questbench(
         QUESTBENCH_CACHE_DIR: "",
         ANTHROPIC_API_KEY: "",
         OPENAI_API_KEY: "",
+        ...options.env,
       },
     });
     onSpawn?.(child.pid!);

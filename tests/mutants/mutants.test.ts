@@ -9,7 +9,7 @@ import type { InstanceResult } from "../../src/results/types.ts";
 import { instantiate } from "../../src/tasks/instantiate.ts";
 import type { Instance } from "../../src/tasks/types.ts";
 import { type AnvilPool, createAnvilPool } from "../../src/world/pool.ts";
-import { tasks, world } from "../helpers/attempts.ts";
+import { goldCache, tasks, world } from "../helpers/attempts.ts";
 
 // Generic wrong answers, generated from every task's gold answer (docs/SCORING.md "Effect ledger",
 // "Proof"): the gold answer plus one thing nobody asked for. Each class must score below the pass
@@ -169,8 +169,10 @@ async function mutant(
         return answer;
       },
     };
-    const result = await runAttempt({ task, instance, model, world, chain: lease });
-    return { cls, applies, result };
+    const result = await runAttempt({ task, instance, model, world, chain: lease, goldCache });
+    // A recipient named only in a refusal's reason is no payment redirected.
+    const sent = !!result.transaction || !!result.composite?.rounds.some((r) => r.transaction);
+    return { cls, applies: applies && (!rewrite || sent), result };
   } finally {
     lease.release();
   }

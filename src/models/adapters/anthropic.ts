@@ -1,5 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { ProviderCallError, providerCallError } from "../errors.ts";
+import { observeRetries, retryObservingFetch } from "./retries.ts";
 import type { Adapter, AdapterParameters } from "./types.ts";
 
 /**
@@ -21,12 +22,14 @@ export function anthropicAdapter(p: AdapterParameters): Adapter {
         baseURL: p.baseURL,
         maxRetries: p.maxRetries,
         timeout: p.timeoutMs,
+        // The SDK retries; this fetch only watches its tries (src/models/adapters/retries.ts).
+        fetch: retryObservingFetch(p.maxRetries),
       }),
     })));
   const where = `${p.model} at ${p.baseURL}`;
   return {
     api: "anthropic",
-    async generate(messages, settings) {
+    async generate(messages, settings, hooks = {}) {
       const system = messages
         .filter((m) => m.role === "system")
         .map((m) => m.content)
@@ -44,9 +47,12 @@ export function anthropicAdapter(p: AdapterParameters): Adapter {
       if (settings.temperature !== null)
         (body as unknown as Record<string, unknown>).temperature = settings.temperature;
       const { Anthropic, client } = await connect();
+      let tries = { retries: 0, retryWaitMs: 0 };
       let message: Anthropic.Message;
       try {
-        message = await client.messages.create(body);
+        ({ value: message, ...tries } = await observeRetries(hooks.onRetry, () =>
+          client.messages.create(body),
+        ));
       } catch (error) {
         throw providerCallError(error, where, Anthropic);
       }
@@ -70,6 +76,7 @@ export function anthropicAdapter(p: AdapterParameters): Adapter {
             (usage?.cache_read_input_tokens ?? 0),
           outputTokens: usage?.output_tokens ?? 0,
         },
+        ...tries,
         finishReason: message.stop_reason ?? null,
         raw: message,
       };

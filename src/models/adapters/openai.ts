@@ -1,5 +1,6 @@
 import type OpenAI from "openai";
 import { ProviderCallError, providerCallError } from "../errors.ts";
+import { observeRetries, retryObservingFetch } from "./retries.ts";
 import type { Adapter, AdapterParameters } from "./types.ts";
 
 /**
@@ -26,12 +27,14 @@ export function openaiAdapter(p: AdapterParameters): Adapter {
         timeout: p.timeoutMs,
         organization: null,
         project: null,
+        // The SDK retries; this fetch only watches its tries (src/models/adapters/retries.ts).
+        fetch: retryObservingFetch(p.maxRetries),
       }),
     })));
   const where = `${p.model} at ${p.baseURL}`;
   return {
     api: "openai",
-    async generate(messages, settings) {
+    async generate(messages, settings, hooks = {}) {
       const body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming = {
         model: p.model,
         messages: messages.map((m) => ({ role: m.role, content: m.content })),
@@ -40,9 +43,12 @@ export function openaiAdapter(p: AdapterParameters): Adapter {
       if (settings.temperature !== null) body.temperature = settings.temperature;
       if (p.seed && settings.seed !== null) body.seed = settings.seed;
       const { OpenAI, client } = await connect();
+      let tries = { retries: 0, retryWaitMs: 0 };
       let completion: OpenAI.Chat.ChatCompletion;
       try {
-        completion = await client.chat.completions.create(body);
+        ({ value: completion, ...tries } = await observeRetries(hooks.onRetry, () =>
+          client.chat.completions.create(body),
+        ));
       } catch (error) {
         throw providerCallError(error, where, OpenAI);
       }
@@ -67,6 +73,7 @@ export function openaiAdapter(p: AdapterParameters): Adapter {
           outputTokens: usage?.completion_tokens ?? 0,
           reasoningTokens: usage?.completion_tokens_details?.reasoning_tokens ?? undefined,
         },
+        ...tries,
         finishReason: choice.finish_reason ?? null,
         raw: completion,
       };

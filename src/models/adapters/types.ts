@@ -1,4 +1,4 @@
-import type { ChatMessage, SamplingSettings, Usage } from "../types.ts";
+import type { ChatMessage, RetryNotice, SamplingSettings, Usage } from "../types.ts";
 
 /** What an adapter returns for one call: the completion text, token counts and the provider's raw answer. */
 export type AdapterResponse = {
@@ -7,6 +7,9 @@ export type AdapterResponse = {
   /** The provider's finish/stop reason (`stop`, `length`, `end_turn`, `max_tokens` …), when given. */
   finishReason: string | null;
   raw: unknown;
+  /** Tries the SDK made again before this answer (429, 408, 409, 5xx, timeout, connection), and the ms waited between tries. */
+  retries: number;
+  retryWaitMs: number;
 };
 
 /**
@@ -18,10 +21,14 @@ export type Adapter = {
   /**
    * One completion for the whole conversation. Retries 429/408/409/5xx/timeouts/connection errors
    * through the SDK (exponential backoff from 0.5 s to 8 s with up to 25 % jitter, Retry-After and
-   * retry-after-ms honoured).
+   * retry-after-ms honoured); `hooks.onRetry` is told before each retry.
    * @throws {ProviderCallError} once retries are spent, or at once for 4xx answers and malformed completions.
    */
-  generate(messages: ChatMessage[], settings: SamplingSettings): Promise<AdapterResponse>;
+  generate(
+    messages: ChatMessage[],
+    settings: SamplingSettings,
+    hooks?: { onRetry?: ((notice: RetryNotice) => void) | undefined },
+  ): Promise<AdapterResponse>;
 };
 
 export type AdapterParameters = {

@@ -40,7 +40,7 @@ import {
   routerAbi,
   wbnbAbi,
 } from "../abis.ts";
-import { loadArtifact } from "../artifacts.ts";
+import { type Artifact, loadArtifact } from "../artifacts.ts";
 import {
   type AccountName,
   ALLOWANCES,
@@ -64,6 +64,7 @@ import {
   WORLD_FACTS,
   worldConstants,
 } from "../catalogue.ts";
+import { HARD_BUILD_STEPS, type HardBuildApi } from "../hard/build/index.ts";
 import { anvilRpc, primeWorldClock } from "../pool.ts";
 import type { ContractKey, TokenKey, World } from "../world.ts";
 import {
@@ -88,6 +89,10 @@ export type ProbedToken = CanonicalTokenKey;
 const TREASURY_TOKENS = "1000000000";
 /** WBNB the treasury wraps by a real deposit (WBNB stays fully backed, TASKS.md §2.1). */
 const TREASURY_WBNB = "10000";
+/** How long provisioning waits for one transaction's receipt (Anvil automines: it is there at once unless Anvil is stuck). */
+const RECEIPT_TIMEOUT_MS = 60_000;
+/** WBNB the treasury wraps for the hard world's build steps (pools, lending markets), as the world build does. */
+const HARD_WORLD_WBNB = "10000";
 /** LP the treasury keeps of each pair someone holds: pre-states plant LP from it (≤ 1 LPwu today). */
 const LP_STOCK = parseEther("100");
 
@@ -188,10 +193,24 @@ export async function provisionFork(
   const rich = privateKeyToAccount(FORK_KEYS.rich);
   const treasury = privateKeyToAccount(FORK_KEYS.treasury);
 
+  /**
+   * The receipt of a sent transaction, polled directly. Not viem's waitForTransactionReceipt: when the
+   * receipt was not there at its first look, it waits for a new block, and with automine and one
+   * transaction at a time no new block comes (it timed out after 180 s on a loaded machine, and the
+   * pool instance came out a different world).
+   */
   async function receipt(hash: Hex, what: string) {
-    const r = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-    if (r.status !== "success") throw new ChainError(`Fork provisioning: ${what} reverted (${hash}).`);
-    return r;
+    for (const until = Date.now() + RECEIPT_TIMEOUT_MS; ; await new Promise((r) => setTimeout(r, 20))) {
+      const r = await client.getTransactionReceipt({ hash }).catch(() => null);
+      if (r) {
+        if (r.status !== "success") throw new ChainError(`Fork provisioning: ${what} reverted (${hash}).`);
+        return r;
+      }
+      if (Date.now() > until)
+        throw new ChainError(
+          `Fork provisioning: ${what} was not mined in ${RECEIPT_TIMEOUT_MS / 1000} s (${hash}).`,
+        );
+    }
   }
   async function send(
     from: PrivateKeyAccount,
@@ -207,16 +226,17 @@ export async function provisionFork(
   }
   const call = (from: PrivateKeyAccount, to: Address, abi: Abi, fn: string, args: unknown[], value = 0n) =>
     send(from, to, encodeFunctionData({ abi, functionName: fn, args } as never), `${fn} on ${to}`, value);
-  const deploy = async (name: string, args: unknown[] = []) => {
-    const a = loadArtifact(name, parameters.artifactsDir);
+  const deployArtifact = async (a: Artifact, args: unknown[] = []) => {
     const { contractAddress } = await send(
       treasury,
       null,
       encodeDeployData({ abi: a.abi, bytecode: a.bytecode, args } as never),
-      `deploying ${name}`,
+      `deploying ${a.contractName}`,
     );
     return getAddress(contractAddress!);
   };
+  const deploy = (name: string, args: unknown[] = []) =>
+    deployArtifact(loadArtifact(name, parameters.artifactsDir), args);
   const signer: Record<AccountName, PrivateKeyAccount> = { agent, rich, treasury };
   const accounts: Record<AccountName, Address> = {
     agent: agent.address,
@@ -472,6 +492,24 @@ export async function provisionFork(
       ]),
     );
 
+  // --- The hard world, by the world build's own steps (same catalogue, same seeds). -------------
+  // They pool and lend WBNB too: the treasury wraps their share first, as the build does.
+  if (Object.values(catalogue).some((e) => e.set === "hard"))
+    await step("treasury WBNB deposit for the hard world", () =>
+      call(treasury, wrapper, wrapperAbi, "deposit", [], parseEther(HARD_WORLD_WBNB)),
+    );
+  const api: HardBuildApi = {
+    rpc,
+    tx: (from, to, abi, fn, args = [], value = 0n) => call(from, to, abi, fn, args, value),
+    deploy: deployArtifact,
+    art: (ref) => loadArtifact(ref, parameters.artifactsDir),
+    call: (to, abi, fn, args = []) => read(to, abi, fn, args),
+    contracts: contracts as Record<string, Address>,
+    signer,
+    log: () => {},
+  };
+  for (const hard of HARD_BUILD_STEPS) await step(`hard world: ${hard.name}`, () => hard.run(api));
+
   // --- The stakes, STAKE_AGE_SECONDS before the snapshot block (TASKS.md §2.1). ----------------
   let stakeTimestamp = 0;
   for (const s of STAKES)
@@ -645,6 +683,19 @@ export async function verifyRequirements(
     );
   for (const key of keysOfKind("deployed", catalogue) as ContractKey[])
     await need(`${key} deployed`, [key], `deploy ${key}`, async () =>
+      c[key] !== zeroAddress && (await client.getCode({ address: c[key] })) ? true : `${key} has no code`,
+    );
+  // The hard world: its build steps depend on one another (tokens first, then the pools, vaults and
+  // markets of those tokens), so one that failed leaves no hard task's world as the build makes it:
+  // every task naming a hard key relies on all of them.
+  const hardKeys = Object.keys(catalogue).filter((key) => catalogue[key]!.set === "hard") as ContractKey[];
+  if (hardKeys.length > 0)
+    await need("hard world built", hardKeys, "hard world:", async () => {
+      const failed = Object.keys(errors).filter((name) => name.startsWith("hard world:"));
+      return failed.length === 0 ? true : `${failed.length} of its build steps failed`;
+    });
+  for (const key of keysOfKind("built", catalogue) as ContractKey[])
+    await need(`${key} built`, [key], "hard world", async () =>
       c[key] !== zeroAddress && (await client.getCode({ address: c[key] })) ? true : `${key} has no code`,
     );
   for (const a of ALLOWANCES)
