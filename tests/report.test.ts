@@ -64,8 +64,8 @@ describe("questbench report", () => {
     expect(report.rows[1]!.atomic).toBeLessThan(180);
     expect(report.rows[1]!.composite).toBe(50);
     expect(md).toContain(
-      // No hard task ran: no Hard columns.
-      "| 1 | reference | 300 | 100 | 400 | 3.7 | 100.0 ± 0.0 | 100% | 4/107 (3/62 · 1/45) | default |",
+      // No hard task ran: no Hard columns. The reference is the gold answer: cost 0 bps, gas × 1.
+      "| 1 | reference | 300 | 100 | 400 | 3.7 | 100.0 ± 0.0 | 100% | 0.0 | 1.00 | 4/107 (3/62 · 1/45) | default |",
     );
     expect(md).toMatch(/\| 2 \| scripted:\S+ \| /);
     // Beyond the paper: pass^k per split, and the two models compared over the same 4 instances.

@@ -52,7 +52,12 @@ describe("plain npx vitest", () => {
     ]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Test Files\s+1 passed \(1\)/);
-    expect(readResults(out).manifest).toMatchObject({ model: "reference", split: "paper" });
+    // The manifest's split covers the folder's instances (one atomic task); the selection is this run's.
+    expect(readResults(out).manifest).toMatchObject({
+      model: "reference",
+      split: "atomic",
+      selection: { split: "paper", tasks: ["erc20_approve"] },
+    });
   }, 300_000);
 
   test("a missing API key is one line and exit code 1, before anything starts", async () => {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Hex } from "viem";
@@ -25,15 +26,31 @@ export type GoldRun = { ledger: Ledger; requests: TransactionRequest[] };
 const GOLD_TIMEOUT_MS = 60_000;
 
 /**
+ * Where gold modules are written: the working directory's `.questbench/` (beside the run's other
+ * caches, never inside an installed package) when the libraries a gold answer imports resolve from
+ * there, else the project's own.
+ */
+function goldModuleRoot(): string {
+  const cwd = process.cwd();
+  try {
+    const here = createRequire(path.join(cwd, "x.js"));
+    for (const lib of ["viem", "ethers"]) here.resolve(lib);
+    return cwd;
+  } catch {
+    return PROJECT_ROOT;
+  }
+}
+
+/**
  * Runs one gold module in this process (gold answers are the task author's code, not a model's:
  * no sandbox) and returns what `executeSkill` returned. The module is written once, by content
- * hash, under `.questbench/gold-modules/` so that its imports resolve in the project's node_modules.
+ * hash, under `.questbench/gold-modules/` where its imports resolve ({@link goldModuleRoot}).
  * @throws {ChainError} when the module does not transpile, export executeSkill, or return in time.
  */
 async function runGoldModule(code: string, providerUrl: string, world: World): Promise<unknown> {
   const js = await transpileModule(code);
   if (!js.ok) throw new ChainError(`a gold module does not transpile: ${js.message}`);
-  const dir = path.join(PROJECT_ROOT, ".questbench", "gold-modules");
+  const dir = path.join(goldModuleRoot(), ".questbench", "gold-modules");
   const file = path.join(dir, `${createHash("sha256").update(js.code).digest("hex").slice(0, 24)}.mjs`);
   mkdirSync(dir, { recursive: true });
   writeFileSync(file, js.code);
