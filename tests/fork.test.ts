@@ -32,6 +32,7 @@ import { FORK_KEYS } from "../src/world/fork/provision.ts";
 import { redactUrl, scrubUrl, urlSecrets } from "../src/world/fork/redact.ts";
 import { findAllowanceSlot, findBalanceSlot, writeTokenBalance } from "../src/world/fork/slots.ts";
 import { anvilRpc } from "../src/world/pool.ts";
+import { minedReceipt } from "../src/world/receipt.ts";
 import { serveWorld } from "../src/world/serve.ts";
 import { loadWorld } from "../src/world/world.ts";
 
@@ -60,7 +61,13 @@ function questbench(args: string[], home: string) {
 
 /** A run's exit code and the tail of its output: every failure below shows what the child said. */
 const output = (run: CliRun) =>
-  `questbench exited ${run.code}\n--- stdout (tail) ---\n${run.stdout.slice(-4000)}\n--- stderr (tail) ---\n${run.stderr.slice(-4000)}`;
+  `questbench exited ${run.code}\n--- retried ---\n${retryLines(run.stdout)}\n--- stdout (tail) ---\n${run.stdout.slice(-4000)}\n--- stderr (tail) ---\n${run.stderr.slice(-4000)}`;
+/** The progress lines that name an infrastructure fault and the attempt run again after it. */
+const retryLines = (stdout: string) =>
+  stdout
+    .split("\n")
+    .filter((line) => line.includes("the chain failed under the attempt"))
+    .join("\n");
 
 const Ajv = AjvModule as unknown as typeof AjvModule.default;
 const validateResults = new Ajv({ allErrors: true, strict: false }).compile(
@@ -246,7 +253,7 @@ describe("balance and allowance slots by probing", () => {
     const client = createPublicClient({ chain, transport: http(anvil.url) });
     for (const [name, { abi, bytecode }] of Object.entries(compiled)) {
       const hash = await wallet.deployContract({ abi, bytecode });
-      tokens[name] = (await client.waitForTransactionReceipt({ hash })).contractAddress!;
+      tokens[name] = (await minedReceipt(client, hash)).contractAddress!;
     }
   });
   afterAll(async () => {
@@ -490,7 +497,7 @@ describe("npx questbench --fork-url", () => {
       });
       expect(results.summary.hard?.total.count).toBe(0);
       expect(results.skipped).toBeUndefined();
-      expect(retried(results)).toEqual([]);
+      expect(retried(results), output(run)).toEqual([]);
       expect(run.stdout).not.toContain("Infrastructure retries");
       expect(run.stdout).toMatch(/Paper total\s+10700 \/ 10700\s+107 \/ 107/);
       console.log(
@@ -564,7 +571,7 @@ describe("npx questbench --fork-url", () => {
       expect(both.manifest.selection).toMatchObject({ split: "all", planned: 196, ran: 89, resumed: 107 });
       expect(both.manifest.split).toBe("all");
       expect(both.manifest.fork?.unprovisioned).toEqual([]);
-      expect(retried(both)).toEqual([]);
+      expect(retried(both), output(all)).toEqual([]);
       expect(all.stdout).not.toContain("Infrastructure retries");
       expect(all.stdout).toMatch(/Hard\s+8900 \/ 8900\s+89 \/ 89/);
       // The hard world's contracts were deployed and built on the fork, not found in the forked state.

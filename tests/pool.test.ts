@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChainError } from "../src/errors.ts";
 import { erc20Abi, routerAbi } from "../src/world/abis.ts";
 import { anvilRpc, createAnvilPool, type Lease } from "../src/world/pool.ts";
+import { minedReceipt } from "../src/world/receipt.ts";
 import { loadWorld } from "../src/world/world.ts";
 
 const world = loadWorld();
@@ -52,7 +53,7 @@ async function swap(url: string) {
     args: [1n, [c.wbnb, c.usdt], A, BigInt(world.snapshot.timestamp + 600)],
     value: parseEther("0.01"),
   });
-  const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+  const receipt = await minedReceipt(client, hash);
   expect(receipt.status).toBe("success");
   return client.getBlock({ blockNumber: receipt.blockNumber });
 }

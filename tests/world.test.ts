@@ -46,6 +46,7 @@ import {
 } from "../src/world/catalogue.ts";
 import { provisionFork } from "../src/world/fork/provision.ts";
 import { anvilRpc, primeWorldClock } from "../src/world/pool.ts";
+import { minedReceipt } from "../src/world/receipt.ts";
 import { serveWorld } from "../src/world/serve.ts";
 import { CONTRACT_KEYS, loadWorld, type World, worldJsonPath, worldStatePath } from "../src/world/world.ts";
 
@@ -89,7 +90,7 @@ async function send(
   const hash = abi
     ? await wallet.writeContract({ address: to, abi, functionName, args, value, gas: 3_000_000n } as never)
     : await wallet.sendTransaction({ to, value, gas: 100_000n } as never);
-  return client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+  return minedReceipt(client, hash);
 }
 
 const agent = privateKeyToAccount(world.agent.privateKey);
@@ -637,7 +638,7 @@ describe("auxiliary contracts (TASKS.md §2.3)", () => {
       data: "0x1234",
       gas: 100_000n,
     });
-    await client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+    await minedReceipt(client, hash);
     expect(await read(c.fallback_receiver, abis.fallbackReceiverAbi, "receiveCount")).toBe(1n);
     expect(await read(c.fallback_receiver, abis.fallbackReceiverAbi, "fallbackCount")).toBe(1n);
     expect(await read(c.fallback_receiver, abis.fallbackReceiverAbi, "totalReceived")).toBe(e("0.005"));

@@ -14,6 +14,7 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import { cleanText } from "../sandbox/cleanText.ts";
 import type { SentTransaction } from "../validators/types.ts";
+import { minedReceipt } from "../world/receipt.ts";
 import { keepAliveFetch } from "../world/rpcHttp.ts";
 import type { World } from "../world/world.ts";
 import type { TransactionRequest } from "./transaction.ts";
@@ -56,12 +57,6 @@ export function chainClients(url: string, world: World): ChainClients {
 export const GAS_MARGIN_PERCENT = 125n;
 /** Gas used when estimation fails (the call reverts): the tx is still sent so the revert is mined and recorded. */
 export const FALLBACK_GAS = 1_000_000n;
-/**
- * How long the harness waits for a receipt (viem's default is 180 s). Anvil automines, so a sent
- * transaction's receipt exists at once; none after this long means the node died or stalled, and the
- * WaitForTransactionReceiptTimeoutError thrown is an infrastructure fault (the attempt is retried).
- */
-export const RECEIPT_TIMEOUT_MS = 60_000;
 
 /**
  * Signs `tx` with the agent key, sends it and waits for the receipt (SPEC.md §4: the harness, never
@@ -104,11 +99,7 @@ export async function signAndSend(
   } catch (error) {
     return { rejected: error instanceof ViemBaseError ? error.shortMessage : String(error) };
   }
-  const receipt = await clients.public.waitForTransactionReceipt({
-    hash,
-    pollingInterval: 20,
-    timeout: RECEIPT_TIMEOUT_MS,
-  });
+  const receipt = await minedReceipt(clients.public, hash, "the answer's transaction");
   const sent: SentTransaction = {
     hash,
     to: receipt.to,

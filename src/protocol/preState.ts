@@ -4,6 +4,7 @@ import { chainScope } from "../expr/chainScope.ts";
 import { asBigInt, type Expr, evaluateExpr, type Value } from "../expr/expr.ts";
 import type { CompiledAction } from "../tasks/actions.ts";
 import type { Instance } from "../tasks/types.ts";
+import { minedReceipt } from "../world/receipt.ts";
 import type { World } from "../world/world.ts";
 import type { ChainClients } from "./chain.ts";
 
@@ -36,7 +37,7 @@ export async function applyPreState(
       method: "eth_sendTransaction",
       params: [{ from, to, data, value: numberToHex(value), gas: numberToHex(3_000_000) }],
     } as never)) as Hex;
-    const receipt = await clients.public.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+    const receipt = await minedReceipt(clients.public, hash, `a pre-state transaction of ${instance.taskId}`);
     await clients.test.stopImpersonatingAccount({ address: from });
     if (receipt.status !== "success")
       throw new ChainError(`pre-state transaction of ${instance.taskId} from ${from} to ${to} reverted`);

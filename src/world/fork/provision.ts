@@ -66,6 +66,7 @@ import {
 } from "../catalogue.ts";
 import { HARD_BUILD_STEPS, type HardBuildApi } from "../hard/build/index.ts";
 import { anvilRpc, primeWorldClock } from "../pool.ts";
+import { minedReceipt } from "../receipt.ts";
 import type { ContractKey, TokenKey, World } from "../world.ts";
 import {
   type AllowanceSlot,
@@ -89,8 +90,6 @@ export type ProbedToken = CanonicalTokenKey;
 const TREASURY_TOKENS = "1000000000";
 /** WBNB the treasury wraps by a real deposit (WBNB stays fully backed, TASKS.md §2.1). */
 const TREASURY_WBNB = "10000";
-/** How long provisioning waits for one transaction's receipt (Anvil automines: it is there at once unless Anvil is stuck). */
-const RECEIPT_TIMEOUT_MS = 60_000;
 /** WBNB the treasury wraps for the hard world's build steps (pools, lending markets), as the world build does. */
 const HARD_WORLD_WBNB = "10000";
 /** LP the treasury keeps of each pair someone holds: pre-states plant LP from it (≤ 1 LPwu today). */
@@ -193,24 +192,11 @@ export async function provisionFork(
   const rich = privateKeyToAccount(FORK_KEYS.rich);
   const treasury = privateKeyToAccount(FORK_KEYS.treasury);
 
-  /**
-   * The receipt of a sent transaction, polled directly. Not viem's waitForTransactionReceipt: when the
-   * receipt was not there at its first look, it waits for a new block, and with automine and one
-   * transaction at a time no new block comes (it timed out after 180 s on a loaded machine, and the
-   * pool instance came out a different world).
-   */
+  /** The receipt of a sent transaction; a reverted one fails provisioning. */
   async function receipt(hash: Hex, what: string) {
-    for (const until = Date.now() + RECEIPT_TIMEOUT_MS; ; await new Promise((r) => setTimeout(r, 20))) {
-      const r = await client.getTransactionReceipt({ hash }).catch(() => null);
-      if (r) {
-        if (r.status !== "success") throw new ChainError(`Fork provisioning: ${what} reverted (${hash}).`);
-        return r;
-      }
-      if (Date.now() > until)
-        throw new ChainError(
-          `Fork provisioning: ${what} was not mined in ${RECEIPT_TIMEOUT_MS / 1000} s (${hash}).`,
-        );
-    }
+    const r = await minedReceipt(client, hash, `Fork provisioning: ${what}`);
+    if (r.status !== "success") throw new ChainError(`Fork provisioning: ${what} reverted (${hash}).`);
+    return r;
   }
   async function send(
     from: PrivateKeyAccount,
