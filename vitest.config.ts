@@ -35,7 +35,7 @@ export default defineConfig(({ mode }) => {
                 test: {
                   name: "unit",
                   include: ["tests/**/*.test.ts"],
-                  exclude: ["tests/benchmark/**", "tests/mutants/**", "**/node_modules/**"],
+                  exclude: ["tests/benchmark/**", "tests/tasks/**", "**/node_modules/**"],
                   // The caller's QUESTBENCH_* variables are a benchmark run's options, not the suite's.
                   setupFiles: ["tests/helpers/unitEnvironment.ts"],
                   testTimeout: 120_000,
@@ -44,14 +44,15 @@ export default defineConfig(({ mode }) => {
               },
             ]
           : []),
-        ...(projects.mutants
+        ...(projects.tasks
           ? [
               {
-                // Generic wrong answers from every gold answer (docs/SCORING.md "Effect ledger",
-                // "Proof"): thousands of attempts, a CI step of its own (`npm run mutants`).
+                // The per-task sweeps, thousands of attempts (README "Development"): every task's
+                // gold answer, its cases, the generic mutants (docs/SCORING.md "Proof") and the whole
+                // benchmark on a fork. A CI step of its own (`npm run test:tasks`) after `npm test`.
                 test: {
-                  name: "mutants",
-                  include: ["tests/mutants/**/*.test.ts"],
+                  name: "tasks",
+                  include: ["tests/tasks/**/*.test.ts"],
                   setupFiles: ["tests/helpers/unitEnvironment.ts"],
                   testTimeout: 900_000,
                   hookTimeout: 120_000,

@@ -1,11 +1,7 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { mkdtempSync } from "node:fs";
 import { createRequire } from "node:module";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import AjvModule from "ajv";
 import {
   type Abi,
   type Address,
@@ -23,71 +19,19 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ChainError } from "../src/errors.ts";
 import { localBsc } from "../src/protocol/chain.ts";
-import type { RunResults } from "../src/results/types.ts";
 import { parseRunFlags, UsageError } from "../src/runOptions.ts";
-import { PROJECT_ROOT } from "../src/tasks/load.ts";
 import { type AnvilHandle, startAnvil } from "../src/world/anvil.ts";
 import { resolveFork } from "../src/world/fork/boot.ts";
-import { FORK_KEYS } from "../src/world/fork/provision.ts";
 import { redactUrl, scrubUrl, urlSecrets } from "../src/world/fork/redact.ts";
 import { findAllowanceSlot, findBalanceSlot, writeTokenBalance } from "../src/world/fork/slots.ts";
 import { anvilRpc } from "../src/world/pool.ts";
 import { minedReceipt } from "../src/world/receipt.ts";
 import { serveWorld } from "../src/world/serve.ts";
 import { loadWorld } from "../src/world/world.ts";
+import { output, questbench, readResults } from "./helpers/fork.ts";
 
 const require = createRequire(import.meta.url);
-const bin = path.join(PROJECT_ROOT, "bin/questbench.mjs");
 const world = loadWorld();
-
-type CliRun = { code: number | null; stdout: string; stderr: string };
-
-/** Runs `npx questbench …` (bin/questbench.mjs) with its own HOME, so Anvil's RPC cache lands in a temp dir. */
-function questbench(args: string[], home: string) {
-  return new Promise<CliRun>((resolve) => {
-    execFile(
-      process.execPath,
-      [bin, ...args],
-      {
-        cwd: PROJECT_ROOT,
-        env: { ...process.env, HOME: home, QUESTBENCH_OPTIONS: "", QUESTBENCH_MODEL: "" },
-        maxBuffer: 64 * 1024 * 1024,
-      },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-/** A run's exit code and the tail of its output: every failure below shows what the child said. */
-const output = (run: CliRun) =>
-  `questbench exited ${run.code}\n--- retried ---\n${retryLines(run.stdout)}\n--- stdout (tail) ---\n${run.stdout.slice(-4000)}\n--- stderr (tail) ---\n${run.stderr.slice(-4000)}`;
-/** The progress lines that name an infrastructure fault and the attempt run again after it. */
-const retryLines = (stdout: string) =>
-  stdout
-    .split("\n")
-    .filter((line) => line.includes("the chain failed under the attempt"))
-    .join("\n");
-
-const Ajv = AjvModule as unknown as typeof AjvModule.default;
-const validateResults = new Ajv({ allErrors: true, strict: false }).compile(
-  JSON.parse(readFileSync(path.join(PROJECT_ROOT, "src/results/results.schema.json"), "utf8")),
-);
-
-/**
- * Reads `<dir>/results.json` of `run` and checks it against the committed results JSON Schema; when
- * the run wrote none (it failed), the error carries the run's own output.
- */
-function readResults(dir: string, run: CliRun): RunResults {
-  let results: RunResults;
-  try {
-    results = JSON.parse(readFileSync(path.join(dir, "results.json"), "utf8")) as RunResults;
-  } catch (error) {
-    throw new Error(`no results.json in ${dir} (${(error as Error).message})\n${output(run)}`);
-  }
-  expect(validateResults(results), JSON.stringify(validateResults.errors)).toBe(true);
-  return results;
-}
 
 describe("fork URL redaction", () => {
   test("hides userinfo, every query value and key-shaped path segments, keeps host and short segments", () => {
@@ -325,57 +269,6 @@ describe("balance and allowance slots by probing", () => {
 // Whole runs on a fork of the local world.
 // ---------------------------------------------------------------------------------------------
 
-/** A free TCP port on 127.0.0.1. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/**
- * A JSON-RPC provider that, like a hosted one, wants its key: Basic auth `user:password` and
- * `?apikey=KEY`, else 401. It forwards to `target` and counts the requests it let through.
- */
-async function keyedProxy(target: string, user: string, password: string, key: string) {
-  const stats = { accepted: 0, refused: 0 };
-  const expected = `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
-  const server: Server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const query = new URL(req.url ?? "/", "http://x").searchParams.get("apikey");
-    if (req.headers.authorization !== expected || query !== key) {
-      stats.refused += 1;
-      res.writeHead(401).end("unauthorized");
-      return;
-    }
-    stats.accepted += 1;
-    try {
-      const upstream = await fetch(target, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: Buffer.concat(chunks),
-      });
-      res.writeHead(upstream.status, { "content-type": "application/json" }).end(await upstream.text());
-    } catch {
-      // The world stopped while a fork still asked (the run is over): a gateway error, not a crash of the test.
-      res.writeHead(502).end("upstream gone");
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { port, stats, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
-/** Every file below `dir`, recursively. */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const full = path.join(dir, entry);
-    return statSync(full).isDirectory() ? filesUnder(full) : [full];
-  });
-}
-
 describe("npx questbench --fork-url", () => {
   test("skips, with a reason, a task whose pre-state cannot be provisioned, and leaves it out of the maxima", async () => {
     // A chain where PancakeSquad #1 does not exist: it cannot be moved to the agent.
@@ -424,183 +317,5 @@ describe("npx questbench --fork-url", () => {
     } finally {
       await served.stop();
     }
-  });
-
-  describe("the whole benchmark on a fork of `questbench world`, through a keyed URL", () => {
-    const user = "qbuser";
-    const password = "pw-Zx81qb";
-    const apiKey = "SECRET123qbKEY";
-    const home = mkdtempSync(path.join(tmpdir(), "qb-fork-home-"));
-    const out = mkdtempSync(path.join(tmpdir(), "qb-fork-full-"));
-    let server: ChildProcess;
-    let worldUrl = "";
-    let proxy: Awaited<ReturnType<typeof keyedProxy>>;
-    let forkUrl = "";
-    let run: CliRun;
-    let results: RunResults;
-    let all: CliRun | undefined;
-    let wallMs = 0;
-    /** A run's arguments: the keyed fork of the world at its snapshot block, results into `out`. */
-    const onTheFork = (...more: string[]) => [
-      "--fork-url",
-      forkUrl,
-      "--fork-block",
-      String(world.snapshot.blockNumber),
-      "--out",
-      out,
-      ...more,
-    ];
-    /** The run's instances left unscored by a chain failure or run again after one: there must be none. */
-    const retried = (r: RunResults) =>
-      r.instances.filter((i) => i.infraRetries || i.failure?.class === "infra_error").map((i) => i.taskId);
-
-    beforeAll(async () => {
-      const port = await freePort();
-      server = spawn(process.execPath, [bin, "world", "--port", String(port)], {
-        cwd: PROJECT_ROOT,
-        env: { ...process.env, HOME: home },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let log = "";
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`questbench world did not start: ${log}`)), 60_000);
-        server.stdout!.on("data", (chunk) => {
-          log += chunk;
-          if (log.includes("Press Ctrl-C")) {
-            clearTimeout(timer);
-            resolve();
-          }
-        });
-      });
-      worldUrl = /listening on (http:\/\/\S+)/.exec(log)![1]!;
-      proxy = await keyedProxy(worldUrl, user, password, apiKey);
-      forkUrl = `http://${user}:${password}@127.0.0.1:${proxy.port}/?apikey=${apiKey}`;
-      const t0 = performance.now();
-      // The default split: the paper's 107.
-      run = await questbench(onTheFork("--model", "reference", "--junit", path.join(out, "junit.xml")), home);
-      wallMs = performance.now() - t0;
-      results = readResults(out, run);
-    }, 900_000);
-    afterAll(async () => {
-      server?.kill("SIGTERM");
-      await proxy?.close();
-    });
-
-    test("the default split scores 10700/10700 with the reference model, exit 0, no retries", () => {
-      expect(run.code, output(run)).toBe(0);
-      expect(results.summary.total, output(run)).toEqual({
-        score: 10700,
-        max: 10700,
-        passed: 107,
-        count: 107,
-        tasks: 107,
-      });
-      expect(results.summary.hard?.total.count).toBe(0);
-      expect(results.skipped).toBeUndefined();
-      expect(retried(results), output(run)).toEqual([]);
-      expect(run.stdout).not.toContain("Infrastructure retries");
-      expect(run.stdout).toMatch(/Paper total\s+10700 \/ 10700\s+107 \/ 107/);
-      console.log(
-        `fork run: ${Math.round(wallMs / 1000)} s wall; probing ${results.manifest.fork?.timings.probeMs} ms, provisioning ${results.manifest.fork?.timings.provisionMs} ms`,
-      );
-    });
-
-    test("records the pinned block, its hash, the chain id and the redacted URL", async () => {
-      const block = await anvilRpc<{ hash: string }>(worldUrl, "eth_getBlockByNumber", [
-        numberToHex(world.snapshot.blockNumber),
-        false,
-      ]);
-      expect(results.manifest.fork).toMatchObject({
-        chainId: 56,
-        blockNumber: world.snapshot.blockNumber,
-        blockHash: block.hash,
-        url: `http://***@127.0.0.1:${proxy.port}/?apikey=***`,
-        unprovisioned: [],
-      });
-      expect(results.manifest.worldId).toMatch(/^sha256:/);
-      expect(results.manifest.worldId).not.toBe(world.worldId);
-      // Anvil's on-disk RPC cache for this chain and block (README "Fork mode").
-      expect(
-        existsSync(path.join(home, `.foundry/cache/rpc/bsc/${world.snapshot.blockNumber}/storage.json`)),
-      ).toBe(true);
-    });
-
-    test("provisioned through probing, not the local world's build: slots found, own agent, new contracts", async () => {
-      // The local BEP-20s keep balances at slot 0 and allowances at slot 1 (world.json storageSlots).
-      for (const key of ["usdt", "busd", "cake", "wbnb"] as const)
-        expect(results.manifest.fork?.slots[key]).toEqual({
-          balance: { slot: 0, layout: "solidity", offset: 0 },
-          allowance: { slot: 1, layout: "solidity" },
-        });
-      const forkAgent = privateKeyToAccount(FORK_KEYS.agent).address;
-      expect(forkAgent).not.toBe(world.agent.address);
-      // On the forked chain itself the fork agent holds nothing: every holding was written on the fork.
-      const usdt = await anvilRpc<Hex>(worldUrl, "eth_call", [
-        { to: world.contracts.usdt, data: `0x70a08231${pad(forkAgent).slice(2)}` },
-        "latest",
-      ]);
-      expect(BigInt(usdt)).toBe(0n);
-      const prompts = results.instances.map((i) => i.prompt.map((m) => m.content).join("\n")).join("\n");
-      expect(prompts).toContain(forkAgent);
-      expect(prompts).not.toContain(world.agent.address);
-      // Canonical contracts are the fork's own; every auxiliary contract is a new deployment.
-      expect(prompts).toContain(world.contracts.usdt);
-      for (const key of [
-        "erc721_token",
-        "simple_reward_pool",
-        "flashloan_contract",
-        "erc1363_token",
-      ] as const)
-        expect(prompts).not.toContain(world.contracts[key]);
-    });
-
-    test("--split all into the same folder adds the hard split on the fork: 8900 / 8900 beside the kept 10700, exit 0, no retries", async () => {
-      const t0 = performance.now();
-      all = await questbench(onTheFork("--split", "all"), home);
-      const seconds = Math.round((performance.now() - t0) / 1000);
-      expect(all.code, output(all)).toBe(0);
-      const both = readResults(out, all);
-      expect(both.summary.total, output(all)).toEqual(results.summary.total);
-      expect(both.summary.hard?.total, output(all)).toEqual({
-        score: 8900,
-        max: 8900,
-        passed: 89,
-        count: 89,
-        tasks: 89,
-      });
-      expect(both.manifest.selection).toMatchObject({ split: "all", planned: 196, ran: 89, resumed: 107 });
-      expect(both.manifest.split).toBe("all");
-      expect(both.manifest.fork?.unprovisioned).toEqual([]);
-      expect(retried(both), output(all)).toEqual([]);
-      expect(all.stdout).not.toContain("Infrastructure retries");
-      expect(all.stdout).toMatch(/Hard\s+8900 \/ 8900\s+89 \/ 89/);
-      // The hard world's contracts were deployed and built on the fork, not found in the forked state.
-      const prompts = both.instances
-        .filter((i) => i.set === "hard")
-        .map((i) => i.prompt.map((m) => m.content).join("\n"))
-        .join("\n");
-      for (const key of ["v3_factory", "usdc", "pair_usdc_usdt", "usdt_vault", "qsteth"] as const)
-        expect(prompts).not.toContain(world.contracts[key]);
-      console.log(`fork run --split all (the paper's 107 kept): ${seconds} s wall`);
-    }, 900_000);
-
-    test("the credentials reached the provider but appear in no output file, stdout or stderr", () => {
-      expect(proxy.stats.accepted).toBeGreaterThan(0);
-      expect(proxy.stats.refused).toBe(0);
-      const files = filesUnder(out);
-      expect(files.map((f) => path.basename(f))).toEqual(
-        expect.arrayContaining(["results.json", "instances.jsonl", "junit.xml"]),
-      );
-      const basic = Buffer.from(`${user}:${password}`).toString("base64");
-      for (const [name, text] of [
-        ...files.map((f) => [f, readFileSync(f, "utf8")] as const),
-        ["stdout", run.stdout] as const,
-        ["stderr", run.stderr] as const,
-        ["stdout of --split all", all?.stdout ?? ""] as const,
-        ["stderr of --split all", all?.stderr ?? ""] as const,
-      ])
-        for (const secret of [password, apiKey, basic, `${user}:`])
-          expect(text.includes(secret), `${secret} in ${name}`).toBe(false);
-    });
   });
 });

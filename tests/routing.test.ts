@@ -6,7 +6,7 @@ import { useAttempts } from "./helpers/attempts.ts";
 import { caseModel } from "./helpers/cases.ts";
 
 // The conditional routing task (route_sell_if_fair) must be executed at some seeds and refused at
-// others. tests/cases.test.ts runs wrong answers at seed 1 only, where the sale is allowed; the
+// others. tests/tasks/cases.test.ts runs wrong answers at seed 1 only, where the sale is allowed; the
 // wrong answers that only show on the refusing branch (always executing, gating on the spot price)
 // live in tests/routing/<task>/cases/ and are run here at seed 2, where the best quote is below the
 // user's floor. The reference's refusal there is checked too, so the seed really is a refusing one.

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, test } from "vitest";
-import { caseShortfall } from "../src/run/validatePack.ts";
-import { caseResponse, readCases } from "../src/tasks/cases.ts";
-import { tasks, useAttempts } from "./helpers/attempts.ts";
-import { caseModel, taskFolder } from "./helpers/cases.ts";
+import { caseShortfall } from "../../src/run/validatePack.ts";
+import { caseResponse, readCases } from "../../src/tasks/cases.ts";
+import { tasks, useAttempts } from "../helpers/attempts.ts";
+import { caseModel, taskFolder } from "../helpers/cases.ts";
 
 // Every task's cases (tasks/<split>/<id>/cases/): wrong answers must stay under their bound (atomic:
 // below the pass mark; composite: base 0 and score 0), correct answers in other styles must score

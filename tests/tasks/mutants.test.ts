@@ -135,6 +135,9 @@ afterAll(async () => {
 
 type Outcome = { cls: string; applies: boolean; result?: InstanceResult };
 
+/** Thrown by a mutant's "model" when its class has nothing to send on this instance: no attempt is spent. */
+class DoesNotApply extends Error {}
+
 /** One attempt of `task` at `seed` whose "model" sends the gold answer after `extra` (or `rewrite`s it). */
 async function mutant(
   task: (typeof tasks)[number],
@@ -144,6 +147,7 @@ async function mutant(
   rewrite?: (text: string, instance: Instance) => string | undefined,
 ): Promise<Outcome> {
   const instance = await instantiate(task.spec, { runSeed: seed, epoch: 0, world });
+  if (rewrite && recipients(task, instance).length === 0) return { cls, applies: false };
   const lease = await pool.lease();
   let applies = true;
   try {
@@ -155,7 +159,7 @@ async function mutant(
         if (extra && (request.step === "atomic" || request.step === "plan")) {
           const chain = chainClients(lease.url, world);
           const txs = await extra(chain);
-          applies = txs.length > 0;
+          if (txs.length === 0) throw new DoesNotApply(cls);
           for (const tx of txs) {
             const sent = await signAndSend(chain, { to: tx.to, data: tx.data, value: tx.value ?? 0n });
             if ("rejected" in sent || sent.receipt.status !== "success") applies = false;
@@ -169,7 +173,13 @@ async function mutant(
         return answer;
       },
     };
-    const result = await runAttempt({ task, instance, model, world, chain: lease, goldCache });
+    let result: InstanceResult;
+    try {
+      result = await runAttempt({ task, instance, model, world, chain: lease, goldCache });
+    } catch (error) {
+      if (error instanceof DoesNotApply) return { cls, applies: false };
+      throw error;
+    }
     // A recipient named only in a refusal's reason is no payment redirected.
     const sent = !!result.transaction || !!result.composite?.rounds.some((r) => r.transaction);
     return { cls, applies: applies && (!rewrite || sent), result };

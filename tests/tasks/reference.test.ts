@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { tasks, useAttempts } from "./helpers/attempts.ts";
+import { tasks, useAttempts } from "../helpers/attempts.ts";
 
 // The gold responses are the benchmark's proof that every task is solvable and that every
 // validator accepts a right answer (SPEC.md §7). Seed 2 here (seed 1 runs through the real SDKs in
