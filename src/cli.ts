@@ -19,8 +19,8 @@ const HELP = `Usage:
              [--provider-concurrency N] [--cache on|off|replay] [--cache-dir DIR] [--budget USD]
              [--price-in USD --price-out USD] [--name NAME]
              [--shard i/n] [--junit FILE] [--fork-url URL [--fork-block N|latest]] [--unsafe-sandbox]
-             [--library ethers|viem] [--env-detail paper|full] [--naive] [--sample N] [--nl-level precise]
-             [--scoring paper|ours] [--tasks-dir DIR]…
+             [--library ethers|viem] [--env-detail paper|full] [--naive] [--sample N]
+             [--nl-level precise|moderate|vague] [--scoring paper|ours] [--tasks-dir DIR]…
       Run the benchmark (default: --model ${DEFAULT_OPTIONS.model} --split ${DEFAULT_SPLIT} --seed 1 --concurrency 2
       --out .questbench/results/<model>). --split paper is the paper's 107 tasks (max 10,700); hard is
       the hard split, all both (the hard score printed apart, never added to the paper total); with
@@ -42,7 +42,8 @@ const HELP = `Usage:
       The paper implementation's modes (README "Comparing with the paper"; recorded in the manifest):
       --library offers one library with its conventions, --env-detail paper lists addresses without
       descriptions (own contracts keep theirs), --naive appends the task's hint, --sample N runs a
-      seeded category-proportional sample of N tasks; --nl-level accepts only precise for now;
+      seeded category-proportional sample of N tasks, --nl-level words every request precisely (the
+      default), moderately or vaguely, with the same values;
       --scoring paper also scores each paper task the paper's way, reported beside ours, never mixed in.
       --unsafe-sandbox runs an untrusted model (provider or scripted:) on a set-up missing a sandbox
       barrier, which is otherwise refused; results.json and the leaderboard mark such a run.

@@ -6,7 +6,7 @@ import { modelIdentity } from "./models/identity.ts";
 import type { ModelOptions } from "./models/settings.ts";
 import type { SplitSelection } from "./tasks/types.ts";
 
-/** Run modes (PAPER-IMPL.md (c)): each absent field is the default protocol. */
+/** Run modes (README "Comparing with the paper"): each absent field is the default protocol. */
 export type RunModes = {
   /** `--library`: the one library the prompt offers (default: both ethers v6 and viem). */
   library?: "ethers" | "viem" | undefined;

@@ -14,7 +14,7 @@ import { selectTasks } from "../src/tasks/select.ts";
 import { type AnvilPool, createAnvilPool } from "../src/world/pool.ts";
 import { tasks, world } from "./helpers/attempts.ts";
 
-// The paper's NL difficulty (PAPER-IMPL.md, `--nl-difficulty`): the same request worded precisely,
+// The paper's NL difficulty (README "Comparing with the paper", `--nl-difficulty`): the same request worded precisely,
 // moderately or vaguely. Issue 18: vague in wording, never in information.
 const LEVELS = ["moderate", "vague"] as const;
 

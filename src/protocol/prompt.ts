@@ -36,7 +36,7 @@ export function describeAnswer(answer: AnswerSpec): string {
   ].join("\n");
 }
 
-/** `--library`: the one library the prompt offers, with its conventions (PAPER-IMPL.md (c), system_config_viem.json). */
+/** `--library`: the one library the prompt offers, with its conventions (README "Comparing with the paper", `--library`). */
 const LIBRARY_LINES = {
   ethers: [
     '- Library: use ethers v6 (`import { ethers } from "ethers"`); nothing is global, import it. Conventions:',

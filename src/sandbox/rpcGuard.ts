@@ -245,7 +245,7 @@ function tracerOf(call: Call): unknown {
 }
 
 /**
- * Starts an HTTP JSON-RPC proxy on `127.0.0.1` (random port) in front of Anvil that forwards only
+ * Starts an HTTP JSON-RPC proxy on {@link GUARD_HOST} (127.0.0.2 on Linux; random port) in front of Anvil that forwards only
  * read methods, so the model's code can inspect the chain but never change it or fake it. Methods
  * fall in three classes (issue 17 item 4): served reads ({@link allowedRpcMethods}, `eth_accounts`
  * answered `[]`); cheating, state-changing or signing methods ({@link isCheatMethod}) and reads

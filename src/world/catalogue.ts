@@ -1,7 +1,7 @@
 /**
  * The world catalogue (TASKS.md §2): every `deployedContracts` key with where its code comes from,
  * its constructor or initializer arguments, its one-line prompt description, its ABI and storage
- * slots; the tokens; the six pairs; and the holdings, allowances and stakes of the snapshot.
+ * slots; the tokens; the V2 pairs; and the holdings, allowances and stakes of the snapshot.
  *
  * Everything that builds, provisions, describes or tests the world reads this module:
  * `fixtures/build-world.ts` (local world), `src/world/fork/provision.ts` (fork mode),
@@ -97,7 +97,7 @@ export const WORLD_FACTS = {
 
 /**
  * The entries of {@link CATALOGUE}:
- * the 30 `deployedContracts` keys in prompt order (TASKS.md §2.3's table, then the pairs).
+ * every `deployedContracts` key (63 today), in prompt order.
  * Every key reaches the model with its address and `description`.
  */
 const ENTRIES = {

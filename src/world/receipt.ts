@@ -1,4 +1,4 @@
-import type { Hex, PublicClient, TransactionReceipt } from "viem";
+import { type Hex, type PublicClient, type TransactionReceipt, TransactionReceiptNotFoundError } from "viem";
 import { ChainError } from "../errors.ts";
 
 /**
@@ -14,7 +14,8 @@ export const RECEIPT_TIMEOUT_MS = 60_000;
  * (one transaction at a time): on forks and loaded machines it then timed out with the transaction
  * mined. Anvil's `eth_sendTransaction` can return the hash before its block is mined.
  * @param what names the transaction in the error.
- * @throws {ChainError} when no receipt exists after `timeoutMs` (an infrastructure fault).
+ * @throws {ChainError} when no receipt exists after `timeoutMs`; viem's error when the node does not
+ *   answer. Both are infrastructure faults (the attempt is retried).
  */
 export async function minedReceipt(
   client: Pick<PublicClient, "getTransactionReceipt">,
@@ -23,7 +24,10 @@ export async function minedReceipt(
   timeoutMs = RECEIPT_TIMEOUT_MS,
 ): Promise<TransactionReceipt> {
   for (const until = Date.now() + timeoutMs; ; await new Promise((r) => setTimeout(r, 20))) {
-    const receipt = await client.getTransactionReceipt({ hash }).catch(() => null);
+    // Not mined yet: look again. Any other error (the node is gone) is the caller's, at once.
+    const receipt = await client
+      .getTransactionReceipt({ hash })
+      .catch((error) => (error instanceof TransactionReceiptNotFoundError ? null : Promise.reject(error)));
     if (receipt) return receipt;
     if (Date.now() > until) throw new ChainError(`${what} was not mined in ${timeoutMs / 1000} s (${hash}).`);
   }
