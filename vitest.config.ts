@@ -48,11 +48,27 @@ export default defineConfig(({ mode }) => {
           ? [
               {
                 // The per-task sweeps, thousands of attempts (README "Development"): every task's
-                // gold answer, its cases, the generic mutants (docs/SCORING.md "Proof") and the whole
-                // benchmark on a fork. A CI step of its own (`npm run test:tasks`) after `npm test`.
+                // gold answer, its cases and the whole benchmark on a fork. A CI step of its own
+                // (`npm run test:tasks`) after `npm test`.
                 test: {
                   name: "tasks",
                   include: ["tests/tasks/**/*.test.ts"],
+                  exclude: ["tests/tasks/mutants.test.ts", "**/node_modules/**"],
+                  setupFiles: ["tests/helpers/unitEnvironment.ts"],
+                  testTimeout: 900_000,
+                  hookTimeout: 120_000,
+                },
+              },
+            ]
+          : []),
+        ...(projects.mutants
+          ? [
+              {
+                // Generic wrong answers from every gold answer (docs/SCORING.md "Proof"): about 4,000
+                // attempts (`npm run mutants`), not yet a CI step (README "Development").
+                test: {
+                  name: "mutants",
+                  include: ["tests/tasks/mutants.test.ts"],
                   setupFiles: ["tests/helpers/unitEnvironment.ts"],
                   testTimeout: 900_000,
                   hookTimeout: 120_000,

@@ -43,6 +43,7 @@ export const QUESTBENCH_REPORTER = path.join(PROJECT_ROOT, "reporters/questbench
 export function selectedProjects(argv: readonly string[]): {
   unit: boolean;
   tasks: boolean;
+  mutants: boolean;
   benchmark: boolean;
 } {
   const names: string[] = [];
@@ -51,12 +52,14 @@ export function selectedProjects(argv: readonly string[]): {
     if (arg === "--project" && argv[i + 1] !== undefined) names.push(argv[i + 1]!);
     else if (arg.startsWith("--project=")) names.push(arg.slice("--project=".length));
   }
-  if (names.length === 0) return { unit: false, tasks: false, benchmark: true };
+  if (names.length === 0) return { unit: false, tasks: false, mutants: false, benchmark: true };
   // Vitest's --project takes a name or a wildcard pattern (`--project "*"`).
   const literal = (part: string) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
   const matches = (name: string) =>
     names.some((n) => new RegExp(`^${n.split("*").map(literal).join(".*")}$`).test(name));
-  return { unit: matches("unit"), tasks: matches("tasks"), benchmark: matches("benchmark") };
+  return { unit: matches("unit"), tasks: matches("tasks"),
+    mutants: matches("mutants"),
+    benchmark: matches("benchmark") };
 }
 
 /**
