@@ -57,9 +57,12 @@ export function selectedProjects(argv: readonly string[]): {
   const literal = (part: string) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
   const matches = (name: string) =>
     names.some((n) => new RegExp(`^${n.split("*").map(literal).join(".*")}$`).test(name));
-  return { unit: matches("unit"), tasks: matches("tasks"),
+  return {
+    unit: matches("unit"),
+    tasks: matches("tasks"),
     mutants: matches("mutants"),
-    benchmark: matches("benchmark") };
+    benchmark: matches("benchmark"),
+  };
 }
 
 /**
