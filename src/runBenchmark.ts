@@ -34,11 +34,16 @@ export async function runBenchmark(
 ): Promise<RunBenchmarkReturnType> {
   // Before Vitest and Anvil start: a bad --out, a model that cannot be called, a folder of another
   // run, unknown tasks, and an untrusted model on a set-up without a barrier stop here.
-  for (const warning of preflight(options)) (hooks.warn ?? console.warn)(warning);
-  phase("cli: preflight checked");
   // A task pack's gold answers are not the project's own: `reference` over a pack is untrusted code.
+  // Checked last, before the output folder is created: a refused run leaves nothing behind.
   const packGold = options.model === "reference" && Boolean(options.tasksDirs?.length);
-  requireSandboxBarriers(packGold ? "reference (with --tasks-dir)" : options.model, options.unsafeSandbox);
+  const barriers = () =>
+    void requireSandboxBarriers(
+      packGold ? "reference (with --tasks-dir)" : options.model,
+      options.unsafeSandbox,
+    );
+  for (const warning of preflight(options, barriers)) (hooks.warn ?? console.warn)(warning);
+  phase("cli: preflight checked");
   const { createVitest } = await import("vitest/node");
   phase("vitest/node imported");
   const before = process.exitCode;

@@ -12,12 +12,14 @@ import { indexedSelection } from "./plan.ts";
  * (key, lifecycle, `--budget` price), the folder holds no results of another model or other
  * settings, the selection names known tasks, and a `scripted:DIR` has a file for every selected task.
  * Then the output folder is created.
+ * @param lastCheck a check of the caller's, run after these and before the folder is created (so a
+ *   run it refuses leaves no folder behind).
  * @returns one-line warnings to print before the run (a deprecated model; tasks a scripted model has
  *   no answer for, which are scored 0 as `no_answer`).
  * @throws {UsageError} for a bad `--out`, a folder of another run, an unknown task id or empty split.
  * @throws {ModelProviderError} for a model that cannot be called (missing key, retired, no price for `--budget`).
  */
-export function preflight(options: RunOptions): string[] {
+export function preflight(options: RunOptions, lastCheck?: () => void): string[] {
   const dir = outDir(options);
   ensureOutDir(dir, { keep: false });
   const warnings = checkRunModel(options);
@@ -34,6 +36,7 @@ export function preflight(options: RunOptions): string[] {
           .join(", ")}`,
       );
   }
+  lastCheck?.();
   ensureOutDir(dir, { keep: true });
   return warnings;
 }
