@@ -1,4 +1,15 @@
-import { type Address, type Hex, type PublicClient, parseAbi, toEventSelector } from "viem";
+import {
+  AbiDecodingDataSizeTooSmallError,
+  AbiDecodingZeroDataError,
+  type Address,
+  BaseError,
+  ContractFunctionRevertedError,
+  ContractFunctionZeroDataError,
+  type Hex,
+  type PublicClient,
+  parseAbi,
+  toEventSelector,
+} from "viem";
 import { CATALOGUE } from "../world/catalogue.ts";
 import type { World } from "../world/world.ts";
 
@@ -198,6 +209,48 @@ const addressOf = (word: Hex | undefined) => (word ? `0x${word.slice(-40)}`.toLo
 const isPrecompile = (a: string) => BigInt(a) < 0x400n;
 
 /**
+ * True when a contract read failed because the contract gave no answer it could: it reverted, it has
+ * no code at that block (created later), or its reply does not decode as the asked type. Such a read
+ * means "nothing held / nothing granted". A failure of the node or the transport is not one.
+ */
+export function isContractRefusal(error: unknown): boolean {
+  return (
+    error instanceof BaseError &&
+    !!error.walk(
+      (e) =>
+        e instanceof ContractFunctionRevertedError ||
+        e instanceof ContractFunctionZeroDataError ||
+        e instanceof AbiDecodingZeroDataError ||
+        e instanceof AbiDecodingDataSizeTooSmallError,
+    )
+  );
+}
+
+/** Delays before the 2nd, 3rd and 4th try of a historical read the node failed (ms). */
+const NODE_RETRY_MS = [50, 250, 1000];
+
+/**
+ * One historical read of the ledger: `refused` when the contract cannot answer
+ * ({@link isContractRefusal}). Any other failure is the node's: Anvil under load has answered a read
+ * at a kept block with `BlockOutOfRangeError` while moving old states to its disk cache, and a
+ * second read a moment later succeeds. So the read is tried again (up to {@link NODE_RETRY_MS}), and
+ * the last error is thrown: an infrastructure fault the run retries on a fresh instance, never a
+ * balance of 0 that would score the attempt on a wrong ledger.
+ */
+async function settledRead<T, R>(read: () => Promise<T>, refused: R): Promise<T | R> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      if (isContractRefusal(error)) return refused;
+      const delay = NODE_RETRY_MS[attempt];
+      if (delay === undefined) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+/**
  * The ledger of the window (`fromBlock`, `toBlock`] of `client`'s chain.
  * @param fromBlock the block whose state is "before" (the instance's starting state).
  * @param toBlock the last block of the window (default: the head).
@@ -394,22 +447,18 @@ export async function readLedger(
       args: args as never,
       blockNumber: block,
     })) as R;
-  const orZero = async (p: Promise<bigint>) => {
-    try {
-      return await p;
-    } catch {
-      return 0n; // no such contract or function at that block (created later, burned): nothing held
-    }
-  };
+  // No such contract or function at that block (created later, burned): nothing held.
+  const orZero = (read: () => Promise<bigint>) => settledRead(read, 0n);
   for (const [asset, parties] of reads) {
     const [kind, token, id] = asset.split(":") as [string, string, string | undefined];
     for (const party of parties) {
       const run =
         kind === "native"
-          ? (block: bigint) => client.getBalance({ address: party as Address, blockNumber: block })
+          ? (block: bigint) =>
+              settledRead(() => client.getBalance({ address: party as Address, blockNumber: block }), 0n)
           : kind === "erc20"
-            ? (block: bigint) => orZero(call<bigint>(token, "balanceOf", [party], block))
-            : (block: bigint) => orZero(call<bigint>(token, "balanceOf", [party, BigInt(id!)], block));
+            ? (block: bigint) => orZero(() => call<bigint>(token, "balanceOf", [party], block))
+            : (block: bigint) => orZero(() => call<bigint>(token, "balanceOf", [party, BigInt(id!)], block));
       jobs.push({ asset, party, run });
     }
   }
@@ -423,30 +472,25 @@ export async function readLedger(
           party,
           run: (block) =>
             orZero(
-              client.readContract({
-                address: contract as Address,
-                abi,
-                functionName: name as never,
-                args: [party] as never,
-                blockNumber: block,
-              }) as Promise<bigint>,
+              () =>
+                client.readContract({
+                  address: contract as Address,
+                  abi,
+                  functionName: name as never,
+                  args: [party] as never,
+                  blockNumber: block,
+                }) as Promise<bigint>,
             ),
         });
     }
-  const v3Owner = async (manager: string, id: bigint, block: bigint) => {
-    try {
-      return (await call<string>(manager, "ownerOf", [id], block)).toLowerCase();
-    } catch {
-      return undefined; // not minted yet, or burned
-    }
-  };
-  const v3Liquidity = async (manager: string, id: bigint, block: bigint) => {
-    try {
-      return (await call<readonly unknown[]>(manager, "positions", [id], block))[7] as bigint;
-    } catch {
-      return 0n;
-    }
-  };
+  // A position not minted yet, or burned, has no owner and no liquidity.
+  const v3Owner = (manager: string, id: bigint, block: bigint) =>
+    settledRead(async () => (await call<string>(manager, "ownerOf", [id], block)).toLowerCase(), undefined);
+  const v3Liquidity = (manager: string, id: bigint, block: bigint) =>
+    settledRead(
+      async () => (await call<readonly unknown[]>(manager, "positions", [id], block))[7] as bigint,
+      0n,
+    );
 
   const grantKeys = new Map<string, GrantRecord>();
   for (const g of grantLogs) {
@@ -455,8 +499,9 @@ export async function readLedger(
     if (known) known.max = known.max > g.value ? known.max : g.value;
     else grantKeys.set(key, { ...g, max: g.value, start: 0n, end: 0n });
   }
-  const grantValue = async (g: GrantRecord, block: bigint): Promise<bigint> => {
-    try {
+  // A grant on a contract that cannot answer at that block (not deployed yet, id not minted) is none.
+  const grantValue = (g: GrantRecord, block: bigint): Promise<bigint> =>
+    settledRead(async () => {
       if (g.kind === "erc20") return await call<bigint>(g.asset, "allowance", [g.owner, g.spender], block);
       if (g.kind === "operator")
         return (await call<boolean>(g.asset, "isApprovedForAll", [g.owner, g.spender], block)) ? 1n : 0n;
@@ -468,10 +513,7 @@ export async function readLedger(
       return (await call<string>(token, "getApproved", [BigInt(id)], block)).toLowerCase() === g.spender
         ? 1n
         : 0n;
-    } catch {
-      return 0n;
-    }
-  };
+    }, 0n);
 
   const net = new Map<string, Map<string, bigint>>();
   const add = (party: string, asset: string, delta: bigint) => {
