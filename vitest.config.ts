@@ -65,7 +65,7 @@ export default defineConfig(({ mode }) => {
           ? [
               {
                 // Generic wrong answers from every gold answer (docs/SCORING.md "Proof"): about 4,000
-                // attempts (`npm run mutants`), not yet a CI step (README "Development").
+                // attempts (`npm run mutants`), a CI step of its own after the tasks tier.
                 test: {
                   name: "mutants",
                   include: ["tests/tasks/mutants.test.ts"],

@@ -60,7 +60,10 @@ function flakyClient(url: string, failures: number): PublicClient & { failed: ()
           headers: { "content-type": "application/json" },
           body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }),
         });
-        const body = (await response.json()) as { result?: unknown; error?: { code: number; message: string } };
+        const body = (await response.json()) as {
+          result?: unknown;
+          error?: { code: number; message: string };
+        };
         if (body.error) throw Object.assign(new Error(body.error.message), body.error);
         return body.result;
       },
@@ -100,6 +103,7 @@ describe("the effect ledger's historical reads", () => {
       const sent = await signAndSend(clients, {
         to: usdt,
         data: encodeFunctionData({ abi: erc20, functionName: "transfer", args: [stranger, amount] }),
+        value: 0n,
       });
       if ("rejected" in sent) throw new Error(sent.rejected);
       expect(sent.receipt.status).toBe("success");

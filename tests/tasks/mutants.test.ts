@@ -2,13 +2,13 @@ import { type Address, encodeFunctionData, getAddress, keccak256, maxUint256, pa
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { referenceModel } from "../../src/models/reference.ts";
 import type { ModelClient } from "../../src/models/types.ts";
-import { runAttempt } from "../../src/protocol/attempt.ts";
 import { chainClients, signAndSend } from "../../src/protocol/chain.ts";
 import { EFFECTS_CHECK } from "../../src/protocol/effectCheck.ts";
 import type { InstanceResult } from "../../src/results/types.ts";
+import { attemptWithInfraRetry } from "../../src/run/engine.ts";
 import { instantiate } from "../../src/tasks/instantiate.ts";
 import type { Instance } from "../../src/tasks/types.ts";
-import { type AnvilPool, createAnvilPool } from "../../src/world/pool.ts";
+import { type AnvilPool, createAnvilPool, type Lease } from "../../src/world/pool.ts";
 import { goldCache, tasks, world } from "../helpers/attempts.ts";
 
 // Generic wrong answers, generated from every task's gold answer (docs/SCORING.md "Effect ledger",
@@ -148,45 +148,55 @@ async function mutant(
 ): Promise<Outcome> {
   const instance = await instantiate(task.spec, { runSeed: seed, epoch: 0, world });
   if (rewrite && recipients(task, instance).length === 0) return { cls, applies: false };
-  const lease = await pool.lease();
+  // Through the engine's infrastructure retry, as a run goes: a chain fault sends the attempt to a
+  // fresh instance (its lease is the one the "model" below sends the extra transactions on).
+  let lease: Lease | undefined;
   let applies = true;
+  const chains = {
+    async lease() {
+      lease = await pool.lease();
+      applies = true;
+      return lease;
+    },
+  };
+  const gold = referenceModel();
+  const model: ModelClient = {
+    id: `mutant:${cls}`,
+    async generate(request) {
+      const answer = await gold.generate(request);
+      if (extra && (request.step === "atomic" || request.step === "plan")) {
+        const chain = chainClients(lease!.url, world);
+        const txs = await extra(chain);
+        if (txs.length === 0) throw new DoesNotApply(cls);
+        for (const tx of txs) {
+          const sent = await signAndSend(chain, { to: tx.to, data: tx.data, value: tx.value ?? 0n });
+          if ("rejected" in sent || sent.receipt.status !== "success") applies = false;
+        }
+      }
+      if (rewrite && request.step !== "plan") {
+        const text = rewrite(answer.text, instance);
+        if (text === undefined) applies = false;
+        return { text: text ?? answer.text };
+      }
+      return answer;
+    },
+  };
+  let result: InstanceResult;
   try {
-    const gold = referenceModel();
-    const model: ModelClient = {
-      id: `mutant:${cls}`,
-      async generate(request) {
-        const answer = await gold.generate(request);
-        if (extra && (request.step === "atomic" || request.step === "plan")) {
-          const chain = chainClients(lease.url, world);
-          const txs = await extra(chain);
-          if (txs.length === 0) throw new DoesNotApply(cls);
-          for (const tx of txs) {
-            const sent = await signAndSend(chain, { to: tx.to, data: tx.data, value: tx.value ?? 0n });
-            if ("rejected" in sent || sent.receipt.status !== "success") applies = false;
-          }
-        }
-        if (rewrite && request.step !== "plan") {
-          const text = rewrite(answer.text, instance);
-          if (text === undefined) applies = false;
-          return { text: text ?? answer.text };
-        }
-        return answer;
-      },
-    };
-    let result: InstanceResult;
-    try {
-      result = await runAttempt({ task, instance, model, world, chain: lease, goldCache });
-    } catch (error) {
-      if (error instanceof DoesNotApply) return { cls, applies: false };
-      throw error;
-    }
-    // A recipient named only in a refusal's reason is no payment redirected.
-    const sent = !!result.transaction || !!result.composite?.rounds.some((r) => r.transaction);
-    return { cls, applies: applies && (!rewrite || sent), result };
-  } finally {
-    lease.release();
+    result = await attemptWithInfraRetry(chains, { task, instance, model, world, goldCache }, (fault) =>
+      retried.push(`${task.spec.id} seed ${seed} ${cls}: ${fault}`),
+    );
+  } catch (error) {
+    if (error instanceof DoesNotApply) return { cls, applies: false };
+    throw error;
   }
+  // A recipient named only in a refusal's reason is no payment redirected.
+  const sent = !!result.transaction || !!result.composite?.rounds.some((r) => r.transaction);
+  return { cls, applies: applies && (!rewrite || sent), result };
 }
+
+/** Attempts sent to a fresh instance after a chain fault (printed at the end). */
+const retried: string[] = [];
 
 const counts = new Map<string, { applied: number; caught: number }>();
 const tally = (cls: string, caught: boolean) => {
@@ -234,4 +244,5 @@ afterAll(() => {
     ([cls, c]) => `  ${cls.padEnd(30)} ${String(c.caught).padStart(4)} / ${c.applied} below 60`,
   );
   console.log(`generic mutants (seeds 1 and 2), per class:\n${rows.join("\n")}`);
+  if (retried.length > 0) console.log(`attempts retried on a fresh instance:\n  ${retried.join("\n  ")}`);
 });
