@@ -5,7 +5,8 @@ import path from "node:path";
 import type { InstanceResult, RunResults } from "../../src/results/types.ts";
 import { PROJECT_ROOT } from "../../src/tasks/load.ts";
 
-const bin = path.join(PROJECT_ROOT, "bin/questbench.mjs");
+/** The CLI entry point (`npx questbench`). */
+export const bin = path.join(PROJECT_ROOT, "bin/questbench.mjs");
 
 /** A fresh temporary folder (an `--out`). */
 export const tmp = (prefix = "qb-") => mkdtempSync(path.join(tmpdir(), prefix));
@@ -52,6 +53,7 @@ export function questbench(
       env: {
         ...process.env,
         QUESTBENCH_MODEL: "",
+        QUESTBENCH_OPTIONS: "",
         QUESTBENCH_CACHE_DIR: "",
         ANTHROPIC_API_KEY: "",
         OPENAI_API_KEY: "",

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -7,31 +6,14 @@ import AjvModule from "ajv";
 import { expect } from "vitest";
 import type { RunResults } from "../../src/results/types.ts";
 import { PROJECT_ROOT } from "../../src/tasks/load.ts";
+import { type CliRun, questbench as runCli } from "./cli.ts";
 
 // The fork suites' shared pieces (tests/fork.test.ts, tests/tasks/fork.test.ts): the CLI as a child
 // with its own HOME, its output on failure, results.json checked against the schema, and a keyed
 // JSON-RPC provider in front of a world.
 
-export const bin = path.join(PROJECT_ROOT, "bin/questbench.mjs");
-
-export type CliRun = { code: number | null; stdout: string; stderr: string };
-
 /** Runs `npx questbench …` (bin/questbench.mjs) with its own HOME, so Anvil's RPC cache lands in a temp dir. */
-export function questbench(args: string[], home: string) {
-  return new Promise<CliRun>((resolve) => {
-    execFile(
-      process.execPath,
-      [bin, ...args],
-      {
-        cwd: PROJECT_ROOT,
-        env: { ...process.env, HOME: home, QUESTBENCH_OPTIONS: "", QUESTBENCH_MODEL: "" },
-        maxBuffer: 64 * 1024 * 1024,
-      },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+export const questbench = (args: string[], home: string) => runCli(args, undefined, { env: { HOME: home } });
 
 /** A run's exit code and the tail of its output: every failure below shows what the child said. */
 export const output = (run: CliRun) =>

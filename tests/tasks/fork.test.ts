@@ -10,16 +10,8 @@ import { PROJECT_ROOT } from "../../src/tasks/load.ts";
 import { FORK_KEYS } from "../../src/world/fork/provision.ts";
 import { anvilRpc } from "../../src/world/pool.ts";
 import { loadWorld } from "../../src/world/world.ts";
-import {
-  bin,
-  type CliRun,
-  filesUnder,
-  freePort,
-  keyedProxy,
-  output,
-  questbench,
-  readResults,
-} from "../helpers/fork.ts";
+import { bin, type CliRun } from "../helpers/cli.ts";
+import { filesUnder, freePort, keyedProxy, output, questbench, readResults } from "../helpers/fork.ts";
 
 // Every task of both splits on a fork (README "Fork mode"): a per-task sweep, in the tasks tier
 // (`npm run test:tasks`) beside the reference and cases suites. tests/fork.test.ts keeps the fork's
