@@ -41,7 +41,7 @@ const OUTSIDE = [
   [/\bSPEC\.md\b/, "cites SPEC.md, a design document that is not in the repository"],
   [/\bSPEC §/, "cites SPEC §…, a design document that is not in the repository"],
   [
-    /(?<![\w/.-])TASKS\.md\b/,
+    /(?<![\w/.-])TASKS\.md(?![#)\w])/,
     "cites TASKS.md, a design document that is not in the repository (docs/TASKS.md is)",
   ],
   [/\bPAPER-IMPL\b/, "cites PAPER-IMPL, a document that is not in the repository"],
@@ -49,13 +49,12 @@ const OUTSIDE = [
   [/\bissues? #?\d+/i, "cites an issue number, which means nothing in a clone of the repository"],
 ];
 
-const QUOTE_OPEN = `\\\\?["'\u201c]`;
-const QUOTE_CLOSE = `\\\\?["'\u201d]`;
 /** `<document> <separator> "<section>"`; the separator may cross a comment's line break. */
 const CITATION = new RegExp(
   `(?<![\\w/.-])(README(?:\\.md)?|(?:[\\w.-]+/)*[\\w.-]+\\.md)(?:'s)?` +
     `(?:\\s*,\\s*|[ \\t]+|[ \\t]*\\r?\\n[ \\t]*(?:\\*|//|#)?[ \\t]*)(?:\\(\\s*)?(?:§\\s*)?` +
-    `${QUOTE_OPEN}([^"'\u201c\u201d\\\\\\n]{1,100})${QUOTE_CLOSE}`,
+    // double quotes (escaped ones inside JSON strings too), single quotes or curly quotes
+    `(?:\\\\?"([^"\\\\\\n]{1,100})\\\\?"|'([^'\\n]{1,100})'|\u201c([^\u201d\\n]{1,100})\u201d)`,
   "g",
 );
 /** `<document>.md#anchor` (a markdown link or a bare reference). */
@@ -136,10 +135,11 @@ export function checkFile(rel) {
   });
   for (const m of text.matchAll(CITATION)) {
     const doc = docPath(m[1]);
+    const section = m[2] ?? m[3] ?? m[4];
     const sections = sectionsOf(doc);
     if (!sections) problems.push([lineOf(text, m.index), `cites ${doc}, which does not exist`]);
-    else if (!hasSection(sections.labels, m[2]))
-      problems.push([lineOf(text, m.index), `cites ${doc} "${m[2]}": no such section in ${doc}`]);
+    else if (!hasSection(sections.labels, section))
+      problems.push([lineOf(text, m.index), `cites ${doc} "${section}": no such section in ${doc}`]);
   }
   for (const m of text.matchAll(ANCHOR)) {
     // A link in a document under a folder is relative to that folder; elsewhere, to the root.
