@@ -11,7 +11,7 @@
 //    an EIP, or a section of the paper (`paper §4.5`) instead.
 // 2. A citation of a section of a project document that does not exist. The forms in use:
 //      docs/SCORING.md "Effect ledger"      README "Development"      tasks/README.md "Cases"
-//      docs/SECURITY.md, "Model text"       README 'Real models'      (README "Running": …)
+//      docs/SECURITY.md, "Model text"       README 'Scripted models'  (README "Running": …)
 //    the document's name, then a comma, a space, `(`, `§` or a comment's line break, then the section
 //    in double, single or curly quotes (escaped quotes inside JSON strings too). A section is a
 //    heading of that document, a bold lead-in at the start of a paragraph or list item

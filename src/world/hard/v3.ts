@@ -57,7 +57,7 @@ const POOL_LIST =
   "WBNB/USDT fee 500 (0.05 %) and fee 3000 (0.3 %), at different prices; USDT/BUSD fee 100 (0.01 %); CAKE/WBNB fee 2500 (0.25 %) (these four tokens have 18 decimals); also WBNB/USDC fee 500 and WBTC/USDC fee 2500 (entries v3pool_wbnb_usdc, v3pool_wbtc_usdc)";
 
 /**
- * The hard world (issue 20): a Uniswap V3 factory, pools with fee tiers, SwapRouter and quoter (npm artifacts). Every entry has `set: "hard"`, so only hard tasks' prompts list
+ * The hard world (tasks/hard/README.md): a Uniswap V3 factory, pools with fee tiers, SwapRouter and quoter (npm artifacts). Every entry has `set: "hard"`, so only hard tasks' prompts list
  * it; entries are appended to the catalogue after the paper's, so the paper's addresses stay put.
  */
 export const HARD_V3 = {
