@@ -21,10 +21,11 @@
 //    cited `.md` path is relative to the repository root and must exist. Markdown links with an
 //    anchor (`docs/SCORING.md#paper-scoring`) are checked against the headings' anchors too.
 //
-// Scanned: src/, tests/, reporters/, scripts/, bin/, .ci/, .github/ and the configuration files at the
-// top level; with `--docs`, also README.md, docs/ and the task folders' documents.
+// Scanned: src/, tests/, reporters/, scripts/, bin/, .ci/, .github/, the configuration files at the top
+// level, and the documents: README.md, docs/, and the Markdown files under tasks/ that are not a task's
+// answers (gold/, cases/).
 //
-// Usage: node scripts/check-citations.mjs [--docs] [file…]   (npm run lint:citations)
+// Usage: node scripts/check-citations.mjs [file…]   (npm run lint:citations; .ci/run)
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
@@ -163,15 +164,15 @@ export function checkFile(rel) {
     .filter((p, i, all) => all.indexOf(p) === i);
 }
 
-const args = process.argv.slice(2);
-const docs = args.includes("--docs");
-const named = args.filter((a) => !a.startsWith("--"));
+const named = process.argv.slice(2);
 const files = named.length
   ? named.map((f) => path.relative(ROOT, path.resolve(f)))
   : [
       ...CODE_ROOTS.flatMap((r) => [...walk(r)]),
       ...readdirSync(ROOT).filter((f) => TOP_LEVEL.test(f)),
-      ...(docs ? DOC_ROOTS.flatMap((r) => [...walk(r)]).filter((f) => f.endsWith(".md")) : []),
+      ...DOC_ROOTS.flatMap((r) => [...walk(r)]).filter(
+        (f) => f.endsWith(".md") && !/\/(cases|gold)\//.test(f),
+      ),
     ];
 // This script names the forms it refuses; it is not itself a citation of them.
 const self = path.relative(ROOT, import.meta.filename);
