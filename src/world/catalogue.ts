@@ -317,7 +317,7 @@ const ENTRIES = {
   pair_cake_usdt: pair("cake", "usdt", "100000", "240000", "PancakeSwap V2 pair CAKE/USDT (its LP token)"),
   pair_cake_busd: pair("cake", "busd", "100000", "240000", "PancakeSwap V2 pair CAKE/BUSD (its LP token)"),
   // The hard world (tasks/hard/README.md), after every paper entry so the paper's addresses stay put. Each module
-  // owns its entries (set: "hard"); fixtures/hard/ holds the build steps that fund and seed them.
+  // owns its entries (set: "hard"); src/world/hard/build/ holds the build steps that fund and seed them.
   ...HARD_TOKENS,
   ...HARD_V3,
   ...HARD_VAULTS,

@@ -33,7 +33,7 @@ export type Arg =
  *   `amountA`/`amountB` whole tokens (docs/TASKS.md "Tokens and DEX", token0 first), a fork uses its own reserves and
  *   seeds only a pair it lacks.
  * - `account`: one of the harness's accounts (an EOA).
- * - `built`: created by a hard-world build step (fixtures/hard/), which puts its address in the
+ * - `built`: created by a hard-world build step (src/world/hard/build/), which puts its address in the
  *   build's `contracts` (e.g. a V2 pair of hard-world tokens, seeded in each token's own units);
  *   `artifact` names its code (as for `canonical`), so its ABI can be checked against it.
  */

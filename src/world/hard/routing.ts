@@ -3,7 +3,7 @@ import type { CatalogueEntry } from "../catalogueTypes.ts";
 
 /**
  * The routing venues of the hard world (tasks/hard/README.md "Tasks": search and optimisation): three Uniswap V3
- * WBTC/USDC pools at the V3 factory, created and seeded by fixtures/hard/routing.ts. Each pool holds
+ * WBTC/USDC pools at the V3 factory, created and seeded by src/world/hard/build/routing.ts. Each pool holds
  * full-range liquidity only (so liquidity() is the same at every price), at its own starting price
  * (whole USDC per whole WBTC) and depth (`wbtc` whole WBTC plus `wbtc × price` USDC). Prices and
  * depths differ on purpose: no single pool fills a large order best, and buying in the cheap pool

@@ -43,7 +43,7 @@ const units = (amount: bigint, decimals: number) => amount * 10n ** BigInt(decim
 
 /**
  * A V2 pair of hard-world tokens at PancakeSwap's factory, created and seeded by the tokens build
- * step (fixtures/hard/tokens.ts) in each token's own units; it is an ERC-20 (its LP token, 18
+ * step (src/world/hard/build/tokens.ts) in each token's own units; it is an ERC-20 (its LP token, 18
  * decimals), so the agent's LP balance is a holding like any hard token.
  */
 const hardPair = (symbol: string, description: string): CatalogueEntry => ({

@@ -105,7 +105,7 @@ const market = (collateral: "wbnb" | "cake", symbol: string): CatalogueEntry => 
 
 /**
  * Facts of the vaults-and-lending world, fixed here and used by its build step
- * (fixtures/hard/vaults.ts): oracle prices (USD per whole token, decimal strings), collateral
+ * (src/world/hard/build/vaults.ts): oracle prices (USD per whole token, decimal strings), collateral
  * factors (basis points) and the amounts that make the vault's share price and the agent's
  * positions non-round.
  */
