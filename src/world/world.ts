@@ -5,7 +5,7 @@ import { CATALOGUE, type ContractKey, catalogueKeys, type TokenKey, type TokenMe
 import { worldJsonPath } from "./paths.ts";
 
 /**
- * Every `deployedContracts` key (63: the paper's 29 and the hard world's 34; docs/TASKS.md
+ * Every `deployedContracts` key (63: the paper's 30 and the hard world's 33; docs/TASKS.md
  * "Auxiliary contracts"), in prompt order: the keys of the world catalogue (src/world/catalogue.ts). `rich_address` is an EOA; every
  * other key has code.
  */
