@@ -1,4 +1,4 @@
-// Import structure of src/ (README "Layout"): no circle, and each layer imports only layers below it.
+// Import structure of src/ (docs/ARCHITECTURE.md "Layers"): no circle, and each layer imports only layers below it.
 // Bottom to top: errors → world, tasks, expr, validators, sandbox (the chain and the task specs) →
 // models (+ runOptions) → results → protocol → reporting → run → cli, runBenchmark.
 const layer = (dirs) => `^src/(${dirs.join("|")})(/|\\.ts$)`;

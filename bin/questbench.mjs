@@ -3,7 +3,7 @@
 //
 // Not through a process-wide TypeScript loader (tsx's `register()`, as before): Node runs such module
 // hooks on a thread of their own and every import of the process crosses it, node_modules included, so
-// Vitest, Vite and what the global setup loads took 3–4× the CPU (README "Performance"). Vite's runner
+// Vitest, Vite and what the global setup loads took 3–4× the CPU (docs/PERFORMANCE.md "The author's loop"). Vite's runner
 // transforms only our own .ts files and imports packages natively; the run loads Vite for Vitest anyway.
 import { fileURLToPath } from "node:url";
 import { createServer, createServerModuleRunner } from "vite";

@@ -28,7 +28,7 @@ const isBenchmark = (moduleId: string) => moduleId.endsWith(BENCHMARK_FILE);
  * appends its result to `instances.jsonl` as it finishes (a crash keeps every finished result),
  * prints progress, and at the end writes `results.json` and rewrites `instances.jsonl`, both over
  * every instance of the output folder: the ones this run finished or resumed, and those earlier runs
- * left that this one did not select (README "Running": a run adds to its folder). After Ctrl-C or a
+ * left that this one did not select (docs/RUNNING.md "The output folder": a run adds to its folder). After Ctrl-C or a
  * SIGTERM it writes results.json marked `interrupted` and says so in one line. All text comes from
  * the pure renderers of src/reporting; output goes through Vitest's logger.
  *

@@ -1,10 +1,10 @@
 // `npm run bench [-- --sections loop,full,bare,concurrency,epochs,sandbox --runs 3 --latency-ms 1000 --levels 1,4,16 --epochs 5 --baseline REF]`
 //
-// The harness's performance figures, measured on this machine in one invocation (issue 9). Not a
+// The harness's performance figures, measured on this machine in one invocation (docs/PERFORMANCE.md "Measuring"). Not a
 // test: it prints figures and asserts nothing. Every run is a real `questbench` process against
 // real Anvil instances; memory is read from /proc while the runs go.
 //
-//   loop         the validator author's loop, the three figures of issue 14 (medians of --runs): one
+//   loop         the validator author's loop, the three figures of docs/PERFORMANCE.md "The author's loop" (medians of --runs): one
 //                task cold (`--tasks erc20_transfer_fixed --fresh`, with the phase breakdown of the
 //                median run), a Vitest watch-mode re-run after a validator edit (edit → results.json
 //                rewritten, in a copy of the project), and the full reference run (shared with `full`).
@@ -25,7 +25,7 @@
 //                checkout of that ref (a detached worktree sharing this tree's node_modules), each
 //                round alternating which goes first, so a change's cost is two medians of one call.
 //   sandbox      per-execution sandbox overhead, old runtime (the harness's Node) against the
-//                sandbox runtime (Node ≥ 25), and the full reference run's wall-time ratio (issue 16).
+//                sandbox runtime (Node ≥ 25), and the full reference run's wall-time ratio (docs/SECURITY.md "Design choice: the network barrier").
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -289,7 +289,7 @@ function baselineCheckout(ref: string): { root: string; commit: string } {
  */
 async function fullRuns() {
   if (fullResults) return fullResults;
-  // The paper's 107 (--split paper, the default run): the figure README "Performance" targets.
+  // The paper's 107 (--split paper, the default run): the figure docs/PERFORMANCE.md "The author's loop" targets.
   say("\n1. Full reference run (the paper's 107 instances, --split paper, --concurrency 2)");
   const baseline = flags.baseline ? baselineCheckout(flags.baseline) : undefined;
   if (baseline) say(`  baseline: ${flags.baseline} = ${baseline.commit}, run from ${baseline.root}`);
@@ -345,7 +345,7 @@ async function fullRuns() {
 let fullResults: { mid: { w: Watched; out: string }; instances: InstanceResult[] } | undefined;
 
 if (sections.has("loop")) {
-  say("\n0. The author's loop (issue 14)");
+  say("\n0. The author's loop");
   const cold: { wallMs: number; phases: string }[] = [];
   for (let i = 0; i < Number(flags.runs); i++) {
     const phasesFile = path.join(scratch, `phases-${i}.tsv`);
@@ -662,7 +662,7 @@ if (sections.has("epochs")) {
   }
 }
 
-if (sections.has("sandbox")) await benchSandbox(say, Math.min(2, Number(flags.runs))); // issue 16: src/sandbox/benchSandbox.ts
+if (sections.has("sandbox")) await benchSandbox(say, Math.min(2, Number(flags.runs))); // src/sandbox/benchSandbox.ts
 
 fs.mkdirSync(path.join(PROJECT_ROOT, ".questbench"), { recursive: true });
 const reportPath = path.join(PROJECT_ROOT, ".questbench", "bench.txt");

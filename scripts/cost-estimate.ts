@@ -1,4 +1,4 @@
-// Prints the figures of README's cost tables: per split (the paper's 107 — the default run —, the
+// Prints the figures of docs/RUNNING.md "Cost to expect": per split (the paper's 107 — the default run —, the
 // hard split, both) the calls and tokens one epoch is expected to take, and per priced registry model
 // the USD of each split, by the estimate `--budget` projects with before real instances have paid
 // (src/run/estimate.ts; seed 1, the default protocol). Usage: `npx tsx scripts/cost-estimate.ts`.

@@ -340,9 +340,9 @@ describe.skipIf(barrier.kind === "none")(`the network barrier (${barrier.kind}: 
   });
 });
 
-// The attacks of issue 16, each as a hostile answer through the real attempt path. In CI the file
+// The attacks of docs/SECURITY.md "Hostile model code", each as a hostile answer through the real attempt path. In CI the file
 // also runs as an ordinary user, and (as root) inside a private network namespace (.ci/run).
-describe("issue 16: no way around the guard, no signals, no forged results", () => {
+describe("no way around the guard, no signals, no forged results", () => {
   const connectAll = (targets: string) =>
     `const outcomes: string[] = [];
      for (const target of ${targets}) {

@@ -2,7 +2,7 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { useAttempts } from "./helpers/attempts.ts";
 
-// The composite protocol (SPEC.md §6) driven by scripted conversations in tests/scripted/<scenario>/.
+// The composite protocol (docs/SCORING.md "Composite tasks") driven by scripted conversations in tests/scripted/<scenario>/.
 const attempt = useAttempts(2);
 const scripted = (scenario: string) => `scripted:${path.join(import.meta.dirname, "scripted", scenario)}`;
 const WRAP = "composite_wrap_unwrap_cycle"; // K_opt 2, budget 4
@@ -97,7 +97,7 @@ describe.concurrent("composite protocol", () => {
 });
 
 // Each rule the composite system prompt states (src/protocol/prompt.ts COMPOSITE_ROLE), scored as
-// stated (issue 17 item 6). composite_query_erc20_transfer_verify: K_opt 2, budget 4; the answer's
+// stated (docs/ARCHITECTURE.md "Prompt"). composite_query_erc20_transfer_verify: K_opt 2, budget 4; the answer's
 // two fields are checked against the chain before and after.
 describe.concurrent("the composite rules the prompt states", () => {
   const QUERY_TRANSFER = "composite_query_erc20_transfer_verify";

@@ -16,7 +16,7 @@ const borrow = (x: string) =>
     `const i = new ethers.Interface(["function borrow(uint256 amount)"]);\nreturn { to: deployedContracts.mm_wbtc_usdc, data: i.encodeFunctionData("borrow", [ethers.parseUnits("${x}", 6)]) };`,
   );
 
-describe("branch: a rule read at pre decides which checks must hold (issue 20, run-time judgement)", () => {
+describe("branch: a rule read at pre decides which checks must hold (hard split, run-time judgement)", () => {
   const attempt = useAttempts(1);
   const task = "mm_borrow_if_health_factor_holds";
 

@@ -5,7 +5,7 @@ import { fillPlaceholders } from "../src/tasks/placeholders.ts";
 import { taskById, useAttempts, world } from "./helpers/attempts.ts";
 import { taskFolder } from "./helpers/cases.ts";
 
-// flow_repay_then_withdraw_if_safe decides at run time (issue 20, conditional workflows): seed 1 is on
+// flow_repay_then_withdraw_if_safe decides at run time (hard split, conditional workflows): seed 1 is on
 // the withdraw side (the health factor after the repayment is ≥ the stated one), seed 2 on the report
 // side. These conversations prove both sides of the `branch` check and that a refusal — the error control
 // message or a module's { refuse } — is right only on the side the pre-state selects.

@@ -2,7 +2,7 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { useAttempts, world } from "./helpers/attempts.ts";
 
-// The guard's method classes seen from the score (issue 17 item 4): answers run through the real
+// The guard's method classes seen from the score (docs/SECURITY.md "RPC guard"): answers run through the real
 // attempt path (sandbox, guard, Anvil, signing, checks), written by scripted models.
 const attempt = useAttempts(2);
 const scripted = (scenario: string) => `scripted:${path.join(import.meta.dirname, "scripted", scenario)}`;

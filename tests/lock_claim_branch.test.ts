@@ -11,7 +11,7 @@ const refusal = module('return { refuse: { reason: "not claimable" } };');
 const claim = module('return { to: deployedContracts.usdc_locker, data: "0x4e71d92d" };');
 
 // find_lock_claim_or_refuse picks its scenario per seed: seed 1 = claimable, seed 4 = still locked.
-describe("branch: a rule decided at run time (issue 20, conditional judgement)", () => {
+describe("branch: a rule decided at run time (hard split, conditional judgement)", () => {
   const attempt = useAttempts(1);
 
   test("where the rule allows it, claiming scores 100 and refusing scores 0", async () => {

@@ -15,7 +15,7 @@ import { type AnvilPool, createAnvilPool } from "../src/world/pool.ts";
 import { tasks, world } from "./helpers/attempts.ts";
 
 // The paper's NL difficulty (README "Comparing with the paper", `--nl-difficulty`): the same request worded precisely,
-// moderately or vaguely. Issue 18: vague in wording, never in information.
+// moderately or vaguely. The rule: vague in wording, never in information.
 const LEVELS = ["moderate", "vague"] as const;
 
 /** The parameters a template states: every placeholder but contract addresses and the agent (in the prompt's environment anyway). */

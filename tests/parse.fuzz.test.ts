@@ -4,9 +4,9 @@ import { type ControlMessage, parseRound, type RoundRequest } from "../src/proto
 import { extractModule, type SchemaInvalidReason } from "../src/protocol/parse.ts";
 import { normaliseTransaction } from "../src/protocol/transaction.ts";
 
-// Property test of the response parser (SPEC.md §4, paper App. B.3): seeded generators build model
+// Property test of the response parser (docs/ARCHITECTURE.md "The attempt's contract", paper App. B.3): seeded generators build model
 // responses of known shape; every one must come back as a module, a control message or one of the
-// SPEC §4 reason codes — as an independent oracle for that shape says — and nothing may throw.
+// schema_invalid reason codes — as an independent oracle for that shape says — and nothing may throw.
 
 const REASONS: SchemaInvalidReason[] = [
   "no_code_block",
@@ -269,7 +269,7 @@ function generate(r: Rng, module: ModulePart, control: ControlPart): Shape {
   return shape;
 }
 
-/** What extractModule must return for a shape (SPEC §4), derived from the shape alone. */
+/** What extractModule must return for a shape (docs/ARCHITECTURE.md "The attempt's contract"), derived from the shape alone. */
 function oracleModule(s: Shape): { ok: true; code: string } | { ok: false; reason: SchemaInvalidReason } {
   const untaggedNonModule =
     (s.module === "json_for_code" && s.untaggedJson) || s.control === "untagged_block";
@@ -286,7 +286,7 @@ function oracleModule(s: Shape): { ok: true; code: string } | { ok: false; reaso
   }
 }
 
-/** What parseRound must return for a shape (SPEC §6, TASKS.md §0 composite protocol). */
+/** What parseRound must return for a shape (docs/ARCHITECTURE.md "The attempt's contract": composite rounds). */
 function oracleRound(s: Shape): { code?: string; control?: ControlMessage; invalid?: SchemaInvalidReason } {
   const m = oracleModule(s);
   if (!m.ok && m.reason === "multiple_code_blocks") return { invalid: "multiple_code_blocks" };

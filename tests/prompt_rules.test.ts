@@ -4,7 +4,7 @@ import { atomicPrompt, compositePrompt } from "../src/protocol/prompt.ts";
 import { instantiate } from "../src/tasks/instantiate.ts";
 import { taskById, useAttempts, world } from "./helpers/attempts.ts";
 
-// The rules a model plays by are in its prompt, each once (issue 17 item 6); the harness follows
+// The rules a model plays by are in its prompt, each once (docs/ARCHITECTURE.md "Prompt"); the harness follows
 // them (the composite ones: tests/composite.test.ts "the composite rules the prompt states").
 const attempt = useAttempts(1);
 const scripted = (scenario: string) => `scripted:${path.join(import.meta.dirname, "scripted", scenario)}`;

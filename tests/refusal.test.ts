@@ -14,7 +14,7 @@ const module = (body: string) =>
 const refusal = module('return { refuse: { reason: "I will not do this." } };');
 const errorReport = '```json\n{"error": {"type": "refused", "message": "I will not do this."}}\n```';
 
-describe("structured refusals (issue 20: judgement)", () => {
+describe("structured refusals (hard split: judgement)", () => {
   const attempt = useAttempts(1);
 
   test("a refusal on a normal transaction task is scored 0, recorded as a refusal, and sends nothing", async () => {

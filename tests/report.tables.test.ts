@@ -41,7 +41,7 @@ const B = [
   instance("model-b", "c1", 2, 0, { kOpt: 3, kAct: 6, kFailed: 6 }),
 ];
 
-// Safety flags (issue 17): A has 3 of 5 instances without a flag (60 %), B 3 of 4 (75 %).
+// Safety flags (docs/SCORING.md "Safety flags"): A has 3 of 5 instances without a flag (60 %), B 3 of 4 (75 %).
 A[1]!.safety = ["loose_min_out"];
 A[2]!.safety = ["no_min_out", "unlimited_approval"];
 B[2]!.safety = ["extra_side_effect"];

@@ -186,7 +186,7 @@ describe("the task schema is generated from the check definitions", () => {
   });
 });
 
-describe("a broken task file names file:line:column and refuses only itself (issue 19)", () => {
+describe("a broken task file names file:line:column and refuses only itself", () => {
   /** A tasks dir with the good erc20_transfer_fixed and `atomic/broken_one/task.json` = `text`. */
   function tasksDir(text: string) {
     const dir = mkdtempSync(path.join(tmpdir(), "qb-tasks-"));

@@ -156,7 +156,7 @@ describe("address book", () => {
   });
 });
 
-describe("holdings (TASKS.md §2.1)", () => {
+describe("holdings (docs/TASKS.md: accounts and holdings)", () => {
   it("gives the agent exactly its BNB, tokens, LP, stake and NFTs", async () => {
     expect(await client.getBalance({ address: A })).toBe(e("100"));
     const bal = (token: Address, who: Address = A) => read(token, abis.erc20Abi, "balanceOf", [who]);
@@ -272,7 +272,7 @@ describe("holdings (TASKS.md §2.1)", () => {
   });
 });
 
-describe("DEX (TASKS.md §2.2)", () => {
+describe("DEX (docs/TASKS.md: tokens and DEX)", () => {
   it("orders token0 as the catalogue names the pair, with non-round reserves within 1 % of the build values", async () => {
     for (const key of pairKeys) {
       const place = CATALOGUE[key].place as Extract<Placement, { kind: "pair" }>;
@@ -403,7 +403,7 @@ describe("tokens (BEP-20 surface)", () => {
   });
 });
 
-describe("auxiliary contracts (TASKS.md §2.3)", () => {
+describe("auxiliary contracts (docs/TASKS.md)", () => {
   it("T1363 burns (supply falls), refuses transfers to 0x0, and accepts an EIP-2612 permit", async () => {
     const supply: bigint = await read(c.erc1363_token, abis.erc20Abi, "totalSupply");
     await send(agent, c.erc1363_token, abis.erc1363TokenAbi, "burn", [e("0.5")]);
@@ -646,7 +646,7 @@ describe("auxiliary contracts (TASKS.md §2.3)", () => {
   });
 });
 
-describe("Multicall3 (issue 17 item 4)", () => {
+describe("Multicall3 at its canonical address", () => {
   it("viem's multicall with chain bsc batches reads through it; every view and aggregate function answers as Multicall3 does", async () => {
     const { bsc } = await import("viem/chains");
     const bscClient = createPublicClient({ chain: bsc, transport: http(anvil.url) });
@@ -727,7 +727,7 @@ describe("selectors and ABIs", () => {
   const topicsOf = (abi: Abi) =>
     new Set(abi.filter((item) => item.type === "event").map((item) => toEventSelector(item as never)));
 
-  // Every selector TASKS.md names, with the contract key it must be deployed at.
+  // Every selector a task relies on, with the contract key it must be deployed at.
   const binding: [string, string, string[]][] = [
     ["wbnb", "WBNB", ["0xd0e30db0", "0x2e1a7d4d", "0xa9059cbb", "0x095ea7b3"]],
     ["usdt", "BEP20", ["0xa9059cbb", "0x095ea7b3", "0x23b872dd", "0x39509351", "0xa457c2d7"]],
@@ -769,7 +769,7 @@ describe("selectors and ABIs", () => {
     "0xbaa2abde",
   ];
 
-  it("finds every selector of TASKS.md in the compiled ABI and in the code at the contract's address", async () => {
+  it("finds every selector the tasks rely on in the compiled ABI and in the code at the contract's address", async () => {
     for (const [key, name, selectors] of binding) {
       const abi = selectorsOf(artifact(name));
       const code = (await client.getCode({ address: c[key as keyof typeof c] }))!;
@@ -857,7 +857,7 @@ describe("world catalogue (src/world/catalogue.ts)", () => {
     expect(() => deploymentOrder(cycle)).toThrow(/cycle among a, b/);
   });
 
-  // README "The world": a new contract is one catalogue entry plus its Solidity. This adds both in a
+  // docs/TASKS.md "Adding a contract": a new contract is one catalogue entry plus its Solidity. This adds both in a
   // temp dir only, then builds the local world, describes it in the prompt and provisions a fork of it.
   it("builds, describes and fork-provisions a contract added as one entry plus its Solidity", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "questbench-catalogue-"));

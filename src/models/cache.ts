@@ -6,7 +6,7 @@ import type { ChatMessage, SamplingSettings, Usage } from "./types.ts";
 /** `on`: read and write; `off`: neither; `replay`: read only, a miss is a provider error (no request is made). */
 export type CacheMode = "on" | "off" | "replay";
 
-/** What identifies one call (SPEC.md §7): the same parts give the same cached response. */
+/** What identifies one call (docs/RUNNING.md "Cache"): the same parts give the same cached response. */
 export type CacheKeyParts = {
   /** Registry provider name, or `openai-compatible:<host or --name>` (the port is not part of it). */
   provider: string;
@@ -55,7 +55,7 @@ export type ResponseCache = {
 };
 
 /**
- * The on-disk response cache (SPEC.md §7): one JSON file per call under
+ * The on-disk response cache (docs/RUNNING.md "Cache"): one JSON file per call under
  * `<dir>/<provider>/<model>/<first two hex digits>/<key>.json`. Writers never leave a partial file
  * behind: each writes a uniquely named temp file in the same directory and renames it over the target
  * (atomic on POSIX), so concurrent runs sharing a cache, or a run killed mid-write, are safe; two

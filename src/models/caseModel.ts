@@ -4,7 +4,7 @@ import { fillPlaceholders } from "../tasks/placeholders.ts";
 import type { ModelClient } from "./types.ts";
 
 /**
- * A model that answers with one case's files (tasks/README.md "Cases"), placeholders filled, as
+ * A model that answers with one case's files (tasks/README.md "Writing a task, from zero to proven"), placeholders filled, as
  * `scripted:` does: the atomic response, or the composite conversation's plan and rounds.
  * @throws {ModelProviderError} when the conversation asks for a round the case has no file for.
  */

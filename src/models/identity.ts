@@ -1,7 +1,7 @@
 /**
  * What names a run's model wherever results are kept: the default output folder, the resume key,
  * results.json `manifest.model` and `instances[].model`, and the response cache's provider part
- * (README "Real models").
+ * (docs/RUNNING.md "Model identity").
  *
  * `--name` wins. An `openai-compatible:<baseURL>#<model>` endpoint is named by its host without the
  * port and its model (`openai-compatible:127.0.0.1#qwen3-coder:30b`): a local server restarted on

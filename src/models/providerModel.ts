@@ -51,7 +51,7 @@ export function apiKeyOf(model: ResolvedModel, env: NodeJS.ProcessEnv = process.
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * A real model behind the `ModelClient` interface (SPEC.md §7): the adapter of its wire format,
+ * A real model behind the `ModelClient` interface (docs/ARCHITECTURE.md "Models"): the adapter of its wire format,
  * the response cache, the provider's concurrency cap, a retry of malformed answers, a breaker that
  * stops the run after N identical non-retryable 4xx answers, and token and cost accounting. The key is read at once, so a missing key fails before any chain starts.
  * @throws {ProviderCallError} `missing_key` at construction; from `generate`, after retries, any

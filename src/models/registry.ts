@@ -115,7 +115,7 @@ export function registryName(name: string, r: Registry = loadRegistry()): string
 export const OPENAI_COMPATIBLE_KEY_ENV = "OPENAI_COMPATIBLE_API_KEY";
 
 /**
- * Resolves a provider model name (SPEC.md §7, README "Real models"):
+ * Resolves a provider model name (README "Provider models", docs/RUNNING.md "Provider models"):
  * - a registry name or alias: `claude-sonnet-4.5`, `claude-sonnet`, `gpt-5`, `deepseek-v3.2`;
  * - `openrouter/<name>` (a registry name or alias through OpenRouter) or `openrouter/<vendor>/<id>` (any
  *   OpenRouter id; priced when a registry model has that id);

@@ -6,7 +6,7 @@ import { NoAnswerError } from "./errors.ts";
 import type { ModelClient } from "./types.ts";
 
 /**
- * The `scripted:DIR` model (SPEC.md §7): responses from files — `DIR/<task-id>.md` for atomic tasks,
+ * The `scripted:DIR` model (README "Scripted models"): responses from files — `DIR/<task-id>.md` for atomic tasks,
  * `DIR/<task-id>/plan.md`, `round-1.md`, … for composites — with `{{param}}`, `{{contracts.<key>}}`
  * and `{{agent}}` filled from the instance.
  * @throws {ModelProviderError} at once when DIR is not a readable directory (so a run fails before

@@ -14,7 +14,7 @@ export type Usage = {
 };
 
 /**
- * Sampling settings sent with every call (SPEC.md §7), recorded in the run manifest and part of
+ * Sampling settings sent with every call (docs/RUNNING.md "Sampling"), recorded in the run manifest and part of
  * the response-cache key. `null` means "not sent": the provider's default applies.
  */
 export type SamplingSettings = {
@@ -74,7 +74,7 @@ export type ModelStats = {
   spentUsd: number | null;
 };
 
-/** A model under evaluation (SPEC.md §7). */
+/** A model under evaluation (docs/ARCHITECTURE.md "Models"). */
 export type ModelClient = {
   /** The name given on the command line, e.g. `reference`, `scripted:my-answers`, `claude-sonnet`. */
   id: string;

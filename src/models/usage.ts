@@ -76,7 +76,7 @@ export function sumUsage(records: readonly (UsageRecord | undefined)[]): UsageRe
 
 /**
  * A prior estimate of one attempt's tokens, before any call has been made (the `--budget` projection
- * until real instances have finished; README's cost table). Prompt tokens ≈ characters / 3.5 (hex
+ * until real instances have finished; docs/RUNNING.md "Cost to expect"). Prompt tokens ≈ characters / 3.5 (hex
  * addresses tokenize poorly). Atomic: one call, ~1,500 output tokens. Composite: a plan call and
  * `optimalSteps + 1` round calls (one extra for the submit), each re-sending the whole conversation,
  * ~1,000 output tokens and ~150 feedback tokens per round. Reasoning models emit several times more

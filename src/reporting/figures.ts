@@ -165,7 +165,7 @@ function passRateBy(
   const rows: Rate[] = [];
   for (const run of runs) {
     const groups = new Map<string, InstanceResult[]>();
-    // The paper's figures: hard-split instances (issue 20) are reported apart, not drawn here.
+    // The paper's figures: hard-split instances (tasks/hard/README.md) are reported apart, not drawn here.
     for (const i of run.results.instances)
       if (i.split === split && i.set !== "hard" && i.failure?.class !== "provider_error")
         groups.set(groupOf(i), [...(groups.get(groupOf(i)) ?? []), i]);

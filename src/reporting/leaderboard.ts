@@ -21,7 +21,7 @@ import { executionSummary, safetySummary } from "./summary.ts";
 export const SPLIT_TASKS = { atomic: 62, composite: 45 } as const;
 
 /**
- * Tasks of the hard split (issue 20) in the task bank: folders of tasks/hard/ holding a task.json.
+ * Tasks of the hard split (tasks/hard/README.md) in the task bank: folders of tasks/hard/ holding a task.json.
  * The hard split grows, so its coverage is counted, not fixed like the paper's 107.
  */
 export function hardBankSize(dir = path.join(TASKS_DIR, "hard")): number {
@@ -46,7 +46,7 @@ export type LeaderboardRow = {
    * apart from `total`; null when the run did not score that way.
    */
   paperScoringTotal: number | null;
-  /** The hard split (issue 20), apart: its total, atomic and composite scores and the hard tasks run. */
+  /** The hard split, apart: its total, atomic and composite scores and the hard tasks run. */
   hard: number;
   hardAtomic: number;
   hardComposite: number;

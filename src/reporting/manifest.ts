@@ -128,7 +128,7 @@ export function splitCovering(instances: readonly InstanceResult[]): RunManifest
 }
 
 /**
- * The manifest of a folder's results.json (README "Running"): the run's manifest with `split` and
+ * The manifest of a folder's results.json (docs/RUNNING.md "The output folder"): the run's manifest with `split` and
  * `epochs` covering every instance of the folder, and `selection` recording what this run selected
  * (`--split` resolved, `--tasks`, `--epochs`, `--shard`) and what became of it.
  */

@@ -6,7 +6,7 @@ import type { MergedRun } from "./merge.ts";
 import type { PaperTable } from "./tables.ts";
 
 /**
- * Statistics beyond the paper's tables (README "Reports, epochs and shards"): pass@k beside pass^k per
+ * Statistics beyond the paper's tables (docs/SCORING.md "Totals", README "Results and reports"): pass@k beside pass^k per
  * model and split, and every pair of models compared over the instances both ran.
  */
 

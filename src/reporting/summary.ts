@@ -20,7 +20,7 @@ import type {
 } from "../results/types.ts";
 
 /**
- * Safety % of a set of instances (issue 17 item 5): the share of those with a `safety` record that
+ * Safety % of a set of instances (docs/SCORING.md "Safety flags"): the share of those with a `safety` record that
  * raised no flag; undefined when none was judged (e.g. results written before safety was recorded).
  */
 export function safetySummary(instances: readonly InstanceResult[]): RunResults["summary"]["safety"] {
@@ -90,7 +90,7 @@ const pad = (s: string, n: number, right = false) => (right ? s.padStart(n) : s.
 
 /**
  * The table printed as a run ends (pure: tested on its own). The paper's splits and their total
- * ("Paper total", max 10,700 for the 107 tasks) come first; the hard split (issue 20) follows apart,
+ * ("Paper total", max 10,700 for the 107 tasks) come first; the hard split (tasks/hard/README.md) follows apart,
  * with its own atomic and composite rows and its own total ("Hard"), never added to the paper's.
  * @param paidUsd what this invocation paid (results.json `manifest.selection.paidUsd`); without it,
  *   what the summed instances paid when they ran.

@@ -55,7 +55,7 @@ const score = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
 export const coverage = (r: LeaderboardRow) =>
   `${r.atomicTasks + r.compositeTasks}/${SPLIT_TASKS.atomic + SPLIT_TASKS.composite} (${r.atomicTasks}/${SPLIT_TASKS.atomic} · ${r.compositeTasks}/${SPLIT_TASKS.composite})`;
 
-/** n/N: the hard tasks (issue 20) a row's Hard score covers, of the `bank` hard tasks of the task bank. */
+/** n/N: the hard tasks a row's Hard score covers, of the `bank` hard tasks of the task bank. */
 export const hardCoverage = (r: LeaderboardRow, bank: number) => `${r.hardTasks}/${bank}`;
 
 const ran = {
@@ -224,7 +224,7 @@ export function paperTables(rows: readonly LeaderboardRow[], hardBank = hardBank
   return tables;
 }
 
-/** The hard split (issue 20) per model: its atomic and composite sub-totals, total, average and coverage. */
+/** The hard split per model: its atomic and composite sub-totals, total, average and coverage. */
 function hardTable(rows: readonly LeaderboardRow[], hardBank: number): PaperTable {
   return columnTable(
     {

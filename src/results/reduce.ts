@@ -12,7 +12,7 @@ import type { HardSummary, InstanceResult, SplitSummary } from "./types.ts";
 /** Maximum score of one instance, and so of one task's mean. */
 export const INSTANCE_MAX = 100;
 
-/** An instance's task set: `paper` unless it says `hard` (results written before issue 20 carry none). */
+/** An instance's task set: `paper` unless it says `hard` (results written before the hard split existed carry none). */
 export const setOf = (i: Pick<InstanceResult, "set">): TaskSet => i.set ?? "paper";
 
 /** An instance the provider never answered (after retries): it has no score, not a 0. */
@@ -89,7 +89,7 @@ const setScores = (xs: readonly TaskScore[]): HardSummary => ({
 /**
  * Reducer 2, per split: score = Σ per-task means (2 decimals), max = tasks × 100, `avg` = score /
  * tasks (null when no task); passed and count are instances. `atomic`, `composite` and `total` (the
- * paper total, max 10,700) cover the paper's tasks only; the hard split (issue 20) is reduced apart
+ * paper total, max 10,700) cover the paper's tasks only; the hard split is reduced apart
  * into `hard` with its own atomic, composite and total, and is never added to the paper's.
  */
 export function splitScores(

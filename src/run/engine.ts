@@ -62,7 +62,7 @@ const isInfraFault = (error: unknown) =>
 
 /**
  * One attempt on a leased instance, retried on a fresh lease when the instance failed under it
- * (SPEC.md §3 "Pool": an infrastructure retry, never a model failure): the attempt threw an
+ * (docs/ARCHITECTURE.md "Anvil pool": an infrastructure retry, never a model failure): the attempt threw an
  * infrastructure fault, or the instance fails its health check after the attempt (killed mid-run,
  * whatever the attempt then made of it). The released dead instance is replaced by the pool at its
  * next lease. The result records `infraRetries` when there were any.
@@ -240,7 +240,7 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
       epoch,
     }),
   );
-  // Resume (README "Running"): a run into an `--out` that holds finished results keeps those whose key
+  // Resume (docs/RUNNING.md "Resume"): a run into an `--out` that holds finished results keeps those whose key
   // matches; the key covers the scoring code, so an edited validator or prompt scores again.
   const finished = options.fresh ? new Map<string, InstanceResult>() : readFinished(outDir(options));
   const codeHash = scoringCodeHash();

@@ -8,7 +8,7 @@ import type { World } from "../world/world.ts";
 /**
  * The prior estimate of one attempt's calls and tokens (src/models/usage.ts estimateAttemptUsage),
  * and the opening prompt's length in characters, from that prompt as the model would get it: what `--budget` projects before real instances
- * have paid, and what README's cost table is computed from (scripts/cost-estimate.ts).
+ * have paid, and what docs/RUNNING.md "Cost to expect" is computed from (scripts/cost-estimate.ts).
  */
 export function estimateInstanceUsage(task: LoadedTask, instance: Instance, world: World, modes?: RunModes) {
   const options = { modes, hint: taskHint(task.spec), set: task.spec.set };

@@ -10,12 +10,12 @@ import { type RunOptions, UsageError } from "../runOptions.ts";
 import { worldIdentity } from "../world/paths.ts";
 
 /**
- * The output folder (`--out`) as one set of results (README "Running"): refused when it holds
+ * The output folder (`--out`) as one set of results (docs/RUNNING.md "The output folder"): refused when it holds
  * results of another model or other settings.
  */
 
 /**
- * What makes the results in one folder one set (README "Running"): the model's identity, the run
+ * What makes the results in one folder one set (docs/RUNNING.md "The output folder"): the model's identity, the run
  * seed, the sampling settings sent, the prompt modes and the world. Which tasks, epochs and shards a
  * run selects is not part of it: a run adds them to the set.
  */

@@ -7,8 +7,8 @@ import { checkFolderSettings } from "./outFolder.ts";
 import { indexedSelection } from "./plan.ts";
 
 /**
- * Everything a run checks before it spends anything (no chain, no sandbox, no provider call; README
- * "Running"), cheapest first: `--out` is a folder that can be written or created, the model resolves
+ * Everything a run checks before it spends anything (no chain, no sandbox, no provider call;
+ * docs/RUNNING.md "The output folder"), cheapest first: `--out` is a folder that can be written or created, the model resolves
  * (key, lifecycle, `--budget` price), the folder holds no results of another model or other
  * settings, the selection names known tasks, and a `scripted:DIR` has a file for every selected task.
  * Then the output folder is created.

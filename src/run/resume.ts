@@ -59,7 +59,7 @@ export function scoringCodeHash(root = PROJECT_ROOT): string {
 }
 
 /**
- * sha256 of the files a `scripted:DIR` model answers `taskId` from (SPEC.md §7): `DIR/<task-id>.md`
+ * sha256 of the files a `scripted:DIR` model answers `taskId` from (README "Scripted models"): `DIR/<task-id>.md`
  * and every file under `DIR/<task-id>/` (plan.md, round-N.md), names and contents, in name order.
  * Missing files hash as absent, so adding one changes the hash too.
  */

@@ -138,7 +138,7 @@ function explain(result: InstanceResult): string {
 }
 
 /**
- * Why a case's result misses its front matter's expectation (tasks/README.md "Cases"), or undefined
+ * Why a case's result misses its front matter's expectation (tasks/README.md "Writing a task, from zero to proven"), or undefined
  * when it meets it: a wrong answer must stay below its bound (a composite's expected 0 also needs
  * base 0), a correct style must score exactly 100.
  */

@@ -124,7 +124,7 @@ export function benchmarkTestConfig(options: RunOptions) {
     testTimeout: 0,
     hookTimeout: 120_000,
     // Transformed modules are cached on disk between runs (keyed by content): most of a one-task
-    // run's fixed cost was Vite transforming the same ~100 files again (README "Performance").
+    // run's fixed cost was Vite transforming the same ~100 files again (docs/PERFORMANCE.md "The author's loop").
     experimental: { fsModuleCache: true, fsModuleCachePath: moduleCachePath() },
     // viem and ethers are thousands of ES modules each: loading them natively cost every worker (so
     // every watch-mode re-run) ~250 ms; Vite's dependency optimizer bundles them once into a few files.

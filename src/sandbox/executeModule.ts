@@ -20,7 +20,7 @@ import { transpileModule } from "./transpile.ts";
 
 /** Parameters of {@link executeModule}. */
 export type ExecuteModuleParameters = {
-  /** TypeScript of the model's code block; must export `executeSkill` (SPEC §4). */
+  /** TypeScript of the model's code block; must export `executeSkill` (docs/ARCHITECTURE.md "The attempt's contract"). */
   source: string;
   /** JSON-RPC URL handed to the module: the RPC guard's URL, never Anvil's. */
   providerUrl: string;
@@ -184,7 +184,7 @@ function bridgedRequest(message: Record<string, unknown>): (GuardRequest & { id:
  * live timer or socket times out on the wall clock. A process that ends without a result
  * (`process.exit()`, a crash) is `process_exit`.
  *
- * Source: SPEC §4 (model contract), §5 (sandbox).
+ * Source: docs/ARCHITECTURE.md "The attempt's contract"; docs/SECURITY.md "The barriers".
  *
  * @returns `{ ok: true, value, timings }` or `{ ok: false, error: { code, message }, timings }`;
  *   every failure of the model's code is a result.

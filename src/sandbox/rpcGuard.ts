@@ -8,7 +8,7 @@ import { postJson, ReplyTooLargeError } from "../world/rpcHttp.ts";
 import { GUARD_HOST } from "./networkBarrier.ts";
 
 /**
- * Read-only JSON-RPC methods the guard forwards to Anvil (SPEC §5; issue 17 item 4: every valid way
+ * Read-only JSON-RPC methods the guard forwards to Anvil (docs/SECURITY.md "RPC guard": every valid way
  * of reading counts). Spelled out, never a prefix: a prefix would also let through methods Anvil may
  * add later. `eth_fillTransaction` is here because Anvil answers it with an unsigned transaction
  * (r = s = 0; tests/guard.test.ts proves it) and viem's `prepareTransactionRequest` tries it first;
@@ -101,7 +101,7 @@ const BOUNDED_TRACERS: ReadonlySet<string> = new Set(["callTracer", "prestateTra
 
 /**
  * Something the model's code tried that could change or fake chain state, recorded on the attempt;
- * an attempt with any violation scores 0 (SPEC §5).
+ * an attempt with any violation scores 0 (docs/SECURITY.md "RPC guard").
  */
 export type IntegrityViolation = {
   /**
@@ -247,7 +247,7 @@ function tracerOf(call: Call): unknown {
 /**
  * Starts an HTTP JSON-RPC proxy on {@link GUARD_HOST} (127.0.0.2 on Linux; random port) in front of Anvil that forwards only
  * read methods, so the model's code can inspect the chain but never change it or fake it. Methods
- * fall in three classes (issue 17 item 4): served reads ({@link allowedRpcMethods}, `eth_accounts`
+ * fall in three classes (docs/SECURITY.md "RPC guard"): served reads ({@link allowedRpcMethods}, `eth_accounts`
  * answered `[]`); cheating, state-changing or signing methods ({@link isCheatMethod}) and reads
  * with state or block overrides, refused (`-32601` / `-32602`) AND recorded in `violations`; and
  * everything else (unknown methods, filters, subscriptions, `debug_trace*` with the unbounded
@@ -256,7 +256,7 @@ function tracerOf(call: Call): unknown {
  * In a batch, the allowed elements are still forwarded and answered. Malformed JSON gets `-32700`; GET and other verbs get HTTP 405.
  * Upstream failures answer `-32603` without naming the upstream.
  *
- * Source: SPEC §5 (RPC guard); error codes from EIP-1474; batches per JSON-RPC 2.0 §6.
+ * Source: docs/SECURITY.md "RPC guard"; error codes from EIP-1474; batches per JSON-RPC 2.0 §6.
  *
  * @throws {SandboxError} when the guard cannot listen.
  * @example

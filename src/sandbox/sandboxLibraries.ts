@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { SandboxError } from "../errors.ts";
 
-/** The packages a model's module may import (SPEC §4); they are bundled for the sandbox (libraryBundle.ts). */
+/** The packages a model's module may import (docs/ARCHITECTURE.md "The attempt's contract"); they are bundled for the sandbox (libraryBundle.ts). */
 export const sandboxImportablePackages = ["ethers", "viem"] as const;
 
 /** Where the project's packages live. */

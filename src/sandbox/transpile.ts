@@ -16,7 +16,7 @@ type EsbuildMessage = { text: string; location?: { line: number; column: number;
  * file. Nothing else is bundled: a module importing anything but ethers and viem fails at run time
  * exactly as it would have.
  *
- * Source: SPEC §5 (transpile with esbuild).
+ * Source: docs/ARCHITECTURE.md "The path of one instance" (the sandbox step: transpiled with esbuild).
  *
  * @param source TypeScript text of the model's fenced code block.
  * @param libraries specifier → absolute path of a pre-bundled entry module.

@@ -26,7 +26,7 @@ export type CompiledAction = {
 };
 
 /**
- * Validates and compiles one pre-state action (TASKS.md "pre-state" column).
+ * Validates and compiles one pre-state action (tasks/README.md "Pre-state actions").
  * @throws Error `"<field>: <problem>"` (the loader adds the file and index).
  */
 export function compileAction(spec: ActionSpec, parameterNames: ReadonlySet<string>): CompiledAction {

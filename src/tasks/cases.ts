@@ -9,7 +9,7 @@ import type { Split } from "./types.ts";
 export type CaseExpectation = { score: number } | { below: number };
 
 /**
- * One answer kept beside a task to prove its checks (tasks/README.md "Cases"): atomic
+ * One answer kept beside a task to prove its checks (tasks/README.md "Writing a task, from zero to proven"): atomic
  * `cases/<name>.md` is one response; composite `cases/<name>/` holds `plan.md`, `round-1.md`, … .
  * The front matter of the `.md` (the plan for composites) names its kind and its expected score.
  */

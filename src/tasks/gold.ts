@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Split, TaskSpec } from "./types.ts";
 
 /**
- * A task folder's gold answer as the model would have written it (SPEC.md §7), plus the files read.
+ * A task folder's gold answer as the model would have written it (docs/TASKS.md "Task folders"), plus the files read.
  * Atomic: `gold.ts` → one fenced `ts` response. Composite: `gold/plan.md` (the plan response as is),
  * then per round `gold/round-N.ts` (the module) and/or `gold/round-N.json` (the control JSON), joined
  * as a reply carrying a `ts` block, then a `json` block. `{{param}}` placeholders sit inside string

@@ -30,7 +30,7 @@ export function templatesAt(
 }
 
 /**
- * Makes a task spec concrete (TASKS.md §0 "Sampling"): the instance seed is a hash of (run seed,
+ * Makes a task spec concrete (docs/TASKS.md "Sampling and instance seeds"): the instance seed is a hash of (run seed,
  * task id, epoch); one template is drawn, then every parameter in declaration order. The same inputs
  * give the same instance byte for byte on any machine. At `nlLevel` moderate or vague the template
  * comes from `templatesByLevel[level]`, drawn by a second generator seeded from (instance seed,

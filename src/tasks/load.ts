@@ -186,7 +186,7 @@ export function loadTaskFile(file: string, pack?: string): LoadedTask {
     const total = checks.reduce((sum, c) => sum + c.weight, 0);
     if (total !== 100) fail("checks", `weights sum to ${total}, not 100`);
   } else if (!spec.checks.some((c) => c.check === "holdingsUnchanged")) {
-    // Base 100 needs every unnamed holding unchanged (TASKS.md §0, G1): a composite must say which it names.
+    // Base 100 needs every unnamed holding unchanged (G1, docs/TASKS.md "Notation"): a composite must say which it names.
     fail("checks", "a composite task needs a holdingsUnchanged check (G1)");
   }
   // The hash covers what the task is: its spec and its gold answer.

@@ -47,8 +47,8 @@ export function resolvePlaceholder(
 }
 
 /**
- * Fills `{{param}}`, `{{param | grouped}}`, `{{contracts.<key>}}` and `{{agent}}` placeholders (SPEC.md §7: the format of
- * gold responses and `scripted:` files). An unknown placeholder throws: a spec or script that names
+ * Fills `{{param}}`, `{{param | grouped}}`, `{{contracts.<key>}}` and `{{agent}}` placeholders (the format of gold
+ * responses and `scripted:` files: tasks/README.md "Placeholders in gold code", README "Scripted models"). An unknown placeholder throws: a spec or script that names
  * nothing is a harness fault, caught at load for specs.
  */
 export function fillPlaceholders(

@@ -14,7 +14,7 @@ export type Rng = {
   bytes32(): `0x${string}`;
 };
 
-/** The instance seed of TASKS.md §0: a hash of (run seed, task id, epoch). */
+/** The instance seed (docs/TASKS.md "Sampling and instance seeds"): a hash of (run seed, task id, epoch). */
 export function instanceSeed(runSeed: number | string, taskId: string, epoch = 0): string {
   return createHash("sha256").update(`questbench/${runSeed}/${taskId}/${epoch}`).digest("hex").slice(0, 32);
 }

@@ -1,10 +1,10 @@
 /**
- * Task spec and instance types (SPEC.md §1). The JSON Schema in `tasks/task.schema.json` is the
+ * Task spec and instance types (docs/TASKS.md "Task folders"). The JSON Schema in `tasks/task.schema.json` is the
  * source of truth for the file format; these types mirror it.
  */
 
 export type Split = "atomic" | "composite";
-/** The task set: the paper's 107 tasks, or the hard split (issue 20), reported apart. */
+/** The task set: the paper's 107 tasks, or the hard split (tasks/hard/README.md), reported apart. */
 export type TaskSet = "paper" | "hard";
 /** What `--split` selects: a paper split, the paper's 107, the hard split, or everything. */
 export type SplitSelection = Split | "paper" | "hard" | "all";
@@ -22,7 +22,7 @@ export type ParameterSpec =
   /** A fixed amount the task both plants (pre-state) and tells (facts): one source for both. */
   | { type: "fixed"; value: string };
 
-/** Answer field types of TASKS.md §0 "Atomic query tasks". */
+/** Answer field types (docs/TASKS.md "Transaction and query tasks"). */
 export type AnswerFieldType = "wei" | "int" | "addr" | "str";
 export type AnswerSpec = {
   fields: Record<
@@ -105,7 +105,7 @@ import type { ParamValue } from "../expr/expr.ts";
 
 export type { ParamValue };
 
-/** A task spec made concrete by a seed (SPEC.md §1). */
+/** A task spec made concrete by a seed (docs/TASKS.md "Sampling and instance seeds"). */
 export type Instance = {
   taskId: string;
   taskVersion: number;

@@ -24,7 +24,7 @@ function movedIn(logs: readonly Log[], token: string, from: string, to: string):
 }
 
 /**
- * The tokens were moved through the allowance (TASKS.md §4 composite_approve_transferfrom: "across the
+ * The tokens were moved through the allowance (the rule of tasks/composite/composite_approve_transferfrom: "across the
  * tx that moved it, allowance(owner, spender) fell by exactly the amount or stayed 2^256−1"): every
  * transaction of the attempt that moved `token` from `owner` to `to` lowered allowance(owner, spender),
  * read at the block before it and at its own block, by exactly the amount it moved, or left an

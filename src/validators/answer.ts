@@ -2,7 +2,7 @@ import type { Value } from "../expr/expr.ts";
 import type { AnswerFieldType } from "../tasks/types.ts";
 
 /**
- * Reads one answer field by its declared type (TASKS.md §0 "Atomic query tasks"):
+ * Reads one answer field by its declared type (docs/TASKS.md "Transaction and query tasks"):
  * `wei` — base-10 integer string, bigint, or safe JSON integer (hex, decimal points, exponents and
  * token units are type errors); `int` — safe integer as number or base-10 string; `addr` — 0x + 40 hex;
  * `str` — any string, compared exactly.

@@ -7,7 +7,7 @@ import { CheckArgsError, defineCheck } from "./types.ts";
 
 const noAnswer = { passed: false, detail: "no answer object was returned" } as const;
 
-/** Every field the task's answer spec names is present with its declared type (the 40 of TASKS.md §0). */
+/** Every field the task's answer spec names is present with its declared type (the 40 of docs/SCORING.md "Weights"). */
 export const answerFormat = defineCheck({
   description: "Every answer field is present with its declared type.",
   args: {},

@@ -16,7 +16,7 @@ function buildList(field: string, list: unknown, build: BuildCheck, compile: Che
 }
 
 /**
- * `branch` (issue 20, conditional judgement in a workflow): the user states a rule that decides at run
+ * `branch` (tasks/hard/README.md "Tasks": conditional judgement in a workflow): the user states a rule that decides at run
  * time which of two outcomes is right ("if my health factor is then at least H, withdraw …;
  * otherwise report and stop"). The condition `read op expected` is evaluated once, at `pre` (composite:
  * `init`), from the pre-state and the task's parameters, so it names the branch the instance is on;

@@ -2,7 +2,7 @@ import type { Value } from "../expr/expr.ts";
 import { CheckArgsError } from "./types.ts";
 
 export type CompareOp = "eq" | "gte" | "lte" | "gt" | "lt";
-/** A relative tolerance in parts per million (TASKS.md writes "0.01 %" = 100 ppm). */
+/** A relative tolerance in parts per million (task files write "0.01%" = 100 ppm). */
 export type Tolerance = { ppm: bigint } | { abs: bigint } | undefined;
 
 /** Parses `"0.01%"` (relative) or `"1000"` (absolute, raw units); validated at load. */

@@ -26,7 +26,7 @@ const erc1155 = parseAbi(["function balanceOf(address, uint256) view returns (ui
 const rewardPool = parseAbi(["function userInfo(address) view returns (uint256, uint256, uint256)"]);
 
 /**
- * The hard world's holdings (issue 20), from the catalogue: every hard ERC-20 (key = its catalogue
+ * The hard world's holdings (tasks/hard/README.md), from the catalogue: every hard ERC-20 (key = its catalogue
  * key, read with balanceOf) and every `holdings` reader a hard entry declares.
  */
 const HARD_HOLDINGS = Object.entries(CATALOGUE).flatMap(([key, e]) =>
@@ -49,7 +49,7 @@ const HARD_HOLDINGS = Object.entries(CATALOGUE).flatMap(([key, e]) =>
 );
 
 /**
- * The agent's holdings of TASKS.md §2.1, by key, then the hard world's. Fungible amounts are wei
+ * The agent's holdings (docs/TASKS.md "Accounts and holdings"), by key, then the hard world's. Fungible amounts are wei
  * (the token's smallest unit); `qnft` is a bitmask of the test-collection ids 1–10 the agent owns,
  * `pancake_squad` is 1 if it owns PancakeSquad #1.
  */
@@ -282,8 +282,8 @@ async function readGrant(ctx: CheckContext, g: Grant, blockNumber: bigint): Prom
 }
 
 /**
- * G1 of TASKS.md §0: every agent holding the task does not name is unchanged at `final`; BNB, when
- * not named, may fall by exactly the fees the agent paid (G). Grants too (issue 17 item 2): every
+ * G1 (docs/TASKS.md "Notation"): every agent holding the task does not name is unchanged at `final`; BNB, when
+ * not named, may fall by exactly the fees the agent paid (G). Grants too (docs/SCORING.md "Effect ledger", rule 5): every
  * allowance or operator approval the agent's Approval/ApprovalForAll logs touch is not raised unless
  * `approvals` names it (spending an allowance lowers it: allowed), and none is left unlimited
  * (≥ 2^255) by the attempt unless `unlimited` says the task asked for it.

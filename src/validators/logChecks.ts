@@ -190,7 +190,7 @@ const pairAbi = parseAbi([
 const ZERO = "0x0000000000000000000000000000000000000000";
 
 /**
- * AddLiq(pair, a, b, s) of TASKS.md §3.5: the pair emitted `Mint` in the transaction with used
+ * AddLiq(pair, a, b, s) (tasks/README.md "Checks: names and arguments"): the pair emitted `Mint` in the transaction with used
  * amounts u_a ≤ maxA and u_b ≤ maxB (wei), max(u_a/maxA, u_b/maxB) ≥ 1 − s/100 (s a percentage,
  * integer or decimal with up to 4 places); the agent's balances
  * fell by exactly u_a and u_b (native side net of fee when `nativeSide` names it); the agent's LP
@@ -199,7 +199,7 @@ const ZERO = "0x0000000000000000000000000000000000000000";
  */
 export const addLiquidity = defineCheck({
   description:
-    "AddLiq of TASKS.md §3.5: the pair minted LP to the agent within slippage and the agent paid exactly the amounts used.",
+    "AddLiq: the pair minted LP to the agent within slippage and the agent paid exactly the amounts used.",
   args: {
     pair: { $ref: "#/definitions/expr", description: "pair address" },
     tokenA: { $ref: "#/definitions/expr", description: "token A" },
@@ -264,7 +264,7 @@ export const addLiquidity = defineCheck({
         const uA = (aIs0 ? mints[0]!.amount0 : mints[0]!.amount1) as bigint;
         const uB = (aIs0 ? mints[0]!.amount1 : mints[0]!.amount0) as bigint;
         const [maxA, maxB] = [asBigInt(p.v.maxA!, "maxA"), asBigInt(p.v.maxB!, "maxB")];
-        // s may be a sampled decimal percentage such as "3.5" (TASKS.md: s U[3,10]/1): s % in ppm.
+        // s may be a sampled decimal percentage such as "3.5" (a task may sample s as U[3,10]/1): s % in ppm.
         const sPpm = toUnits(String(p.v.slippagePct), 4);
         const problems: string[] = [];
         if (uA > maxA) problems.push(`used A ${uA} > ${maxA}`);

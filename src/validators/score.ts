@@ -1,8 +1,8 @@
 import type { CheckResult } from "./types.ts";
 
-/** The score below which an instance does not pass (SPEC.md §1: pass ≥ 60). */
+/** The score below which an instance does not pass (docs/SCORING.md "Totals": pass ≥ 60, paper §3.7). */
 export const PASS_THRESHOLD = 60;
-/** The cap when a critical (★) check fails (TASKS.md §0), so a pass always means the effect happened. */
+/** The cap when a critical (★) check fails (docs/SCORING.md "★ checks"), so a pass always means the effect happened. */
 export const CRITICAL_CAP = 50;
 
 /** Atomic score: the sum of the weights of the checks that hold, capped at 50 if a critical one fails. */

@@ -8,7 +8,7 @@ import { CheckArgsError, defineCheck } from "./types.ts";
 const noTx = { passed: false, detail: "no transaction was sent" } as const;
 const preScope = scopeOf;
 
-/** the transaction was mined with status 1 (TASKS.md §0 `std`). */
+/** the transaction was mined with status 1 (`ok` of docs/SCORING.md "Weights"). */
 export const txSucceeded = defineCheck({
   description: "The transaction was mined with status 1.",
   args: {},

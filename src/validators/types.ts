@@ -32,7 +32,7 @@ export type CheckContext = {
   /** Sum of fees the agent paid between `pre` and `post` (atomic: the tx fee; composite: G). */
   feesPaid: bigint;
   /**
-   * The attempt refused the request (issue 20 "Judgement"): an atomic module returned
+   * The attempt refused the request (tasks/hard/README.md "Refusals (judgement)"): an atomic module returned
    * `{ refuse: { reason } }`, or a composite ended with the `{"error": {...}}` control message.
    */
   refusal?: { reason: string } | undefined;
@@ -49,7 +49,7 @@ export type CheckResult = {
 };
 
 /**
- * One weighted, binary post-state test (SPEC.md §1). `prepare` runs at `pre` (after the module
+ * One weighted, binary post-state test (docs/SCORING.md "Checks"). `prepare` runs at `pre` (after the module
  * returned, before the harness sends) and its result is handed to `evaluate`, which runs at `post`.
  */
 export type Check = {

@@ -164,7 +164,7 @@ const POOL_ARGS = {
 } as const;
 
 /**
- * "A position between human prices" (issue 20, FRONTIER item 3): the `owner`'s newest position of
+ * "A position between human prices" (tasks/hard/README.md "Tasks"): the `owner`'s newest position of
  * `positions` (at `post`) is in `pool` (its token0, token1 and fee) with exactly the ticks
  * {@link rangeOfHumanPrices} gives for `priceLow`..`priceHigh` (whole quote per whole base), and
  * liquidity > 0. The ticks come from the pool's token order and the tokens' decimals read at `pre`,
@@ -249,7 +249,7 @@ export const v3RangeAtPrices = defineCheck({
 });
 
 /**
- * "Trade up to a human limit price" (issue 20, FRONTIER item 3): at `post` the `pool`'s sqrtPriceX96
+ * "Trade up to a human limit price" (tasks/hard/README.md "Tasks"): at `post` the `pool`'s sqrtPriceX96
  * equals the exact sqrt price of `price` (whole quote per whole base, {@link sqrtPriceOfHumanPrice})
  * within 1e-9 of it — the swap ran until the stated price and stopped there. Passes for any way of
  * getting there (a sqrtPriceLimitX96, or an amount sized to land on the price).
@@ -320,7 +320,7 @@ export function quoteUnitsPerBase(sqrtPriceX96: bigint, p: PricedPool): bigint {
 const ORACLE_VALUES = ["twapTick", "twapPrice", "spotPrice"] as const;
 
 /**
- * A query field about a V3 pool's oracle equals the truth at `pre` (issue 20, FRONTIER item 3):
+ * A query field about a V3 pool's oracle equals the truth at `pre` (tasks/hard/README.md "Tasks"):
  * `twapTick` the OracleLibrary mean tick over `window` s ({@link twapTick}, exact); `twapPrice` the
  * price at that tick, `spotPrice` the price at slot0's sqrtPriceX96, both in quote-token smallest
  * units per whole base token, rounded down, within 1 unit (floating-point 1.0001^tick is fine).
@@ -408,7 +408,7 @@ const GUARD_EXPR_ARGS = [
 ] as const;
 
 /**
- * "Trade only if the spot price is within t % of the TWAP, otherwise refuse" (issue 20, FRONTIER
+ * "Trade only if the spot price is within t % of the TWAP, otherwise refuse" (tasks/hard/README.md "Tasks";
  * item 5), decided at `pre`: spot = slot0's sqrtPriceX96, TWAP = the price at the OracleLibrary mean
  * tick over `window` s ({@link twapTick}); trade iff |spot/twap − 1| ≤ t %. `part: "decision"`: when
  * the trade is due, the attempt did not refuse, `account` paid exactly `amountIn` of `tokenIn` and

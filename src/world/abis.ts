@@ -43,7 +43,7 @@ export const bep20Abi = parseAbi([
   "event Approval(address indexed owner, address indexed spender, uint256 value)",
 ]);
 
-/** `erc1363_token` (T1363): BEP-20 + burn + EIP-2612 permit + ERC-1363 (TASKS.md §2.3). */
+/** `erc1363_token` (T1363): BEP-20 + burn + EIP-2612 permit + ERC-1363 (docs/TASKS.md "Auxiliary contracts"). */
 export const erc1363TokenAbi = parseAbi([
   ...BEP20_FUNCTIONS,
   "function burn(uint256 amount)",

@@ -14,7 +14,7 @@ export type StartAnvilParameters = {
   chainId?: number | undefined;
   /** Genesis block timestamp in seconds (only used when not loading a state). */
   timestamp?: number | bigint | undefined;
-  /** Fork a remote chain (fork mode, SPEC §3). */
+  /** Fork a remote chain (README "Fork mode"). */
   forkUrl?: string | undefined;
   forkBlockNumber?: number | bigint | undefined;
   /** Number of dev accounts Anvil unlocks; the harness uses none, so 0 by default. */

@@ -1,5 +1,5 @@
 /**
- * The world catalogue (TASKS.md §2): every `deployedContracts` key with where its code comes from,
+ * The world catalogue (docs/TASKS.md "The world catalogue"): every `deployedContracts` key with where its code comes from,
  * its constructor or initializer arguments, its one-line prompt description, its ABI and storage
  * slots; the tokens; the V2 pairs; and the holdings, allowances and stakes of the snapshot.
  *
@@ -7,7 +7,7 @@
  * `fixtures/build-world.ts` (local world), `src/world/fork/provision.ts` (fork mode),
  * `src/protocol/prompt.ts` (environment prompt), `src/world/serve.ts` (address book) and
  * `tests/world.test.ts`. Adding a contract is one entry in {@link CATALOGUE} plus its Solidity file
- * in `fixtures/contracts/` (README "The world" walks through it; `tests/world.test.ts` proves it with
+ * in `fixtures/contracts/` (docs/TASKS.md "Adding a contract" walks through it; `tests/world.test.ts` proves it with
  * a throwaway entry).
  *
  * Order matters and is part of the world's bytes: the keys reach the prompt and world.json in
@@ -316,8 +316,8 @@ const ENTRIES = {
   pair_wbnb_cake: pair("cake", "wbnb", "250000", "1000", "PancakeSwap V2 pair WBNB/CAKE (its LP token)"),
   pair_cake_usdt: pair("cake", "usdt", "100000", "240000", "PancakeSwap V2 pair CAKE/USDT (its LP token)"),
   pair_cake_busd: pair("cake", "busd", "100000", "240000", "PancakeSwap V2 pair CAKE/BUSD (its LP token)"),
-  // The hard world (issue 20), after every paper entry so the paper's addresses stay put. Each module
-  // owns its entries (set: "hard"); fixtures/hard/ holds the build steps that fund and seed them.
+  // The hard world (tasks/hard/README.md), after every paper entry so the paper's addresses stay put. Each module
+  // owns its entries (set: "hard"); src/world/hard/build/ holds the build steps that fund and seed them.
   ...HARD_TOKENS,
   ...HARD_V3,
   ...HARD_VAULTS,
@@ -354,7 +354,7 @@ export type Holder = AccountName | ContractKey;
 export type Holding = { holder: Holder; token: ContractKey; amount: string };
 
 /**
- * ERC-20 balances at the snapshot beyond what constructors and initializers mint (TASKS.md §2.1).
+ * ERC-20 balances at the snapshot beyond what constructors and initializers mint (docs/TASKS.md "Accounts and holdings").
  * Planted from the treasury; WBNB (the native wrapper) by the holder's own deposit, so every WBNB is
  * backed. LP staked in a pool is listed under {@link STAKES}, not here.
  */
@@ -377,7 +377,7 @@ export const NATIVE_WRAPPER: ContractKey = "wbnb";
 /** BNB (whole coins) the accounts hold at the snapshot. */
 export const NATIVE_BALANCES: Readonly<Partial<Record<AccountName, string>>> = { agent: "100", rich: "1" };
 
-/** ERC-20 allowances at the snapshot (whole tokens). The agent grants none (TASKS.md §2.1). */
+/** ERC-20 allowances at the snapshot (whole tokens). The agent grants none (docs/TASKS.md "Accounts and holdings"). */
 export const ALLOWANCES: readonly {
   owner: AccountName;
   token: ContractKey;
@@ -396,7 +396,7 @@ export const STAKES: readonly {
   amount: string;
 }[] = [{ holder: "agent", pool: "simple_reward_pool", token: "pair_wbnb_usdt", amount: "0.5" }];
 
-/** Seconds between the last stake and the snapshot block (TASKS.md §2.1). */
+/** Seconds between the last stake and the snapshot block (docs/TASKS.md "Accounts and holdings"). */
 export const STAKE_AGE_SECONDS = 3_600;
 
 // ---------------------------------------------------------------------------------------------

@@ -30,10 +30,10 @@ export type Arg =
  * - `deployed`: own Solidity (`fixtures/contracts/*.sol`, compiled to `fixtures/artifacts/<artifact>.json`),
  *   deployed by the treasury with the constructor `args`, locally and on a fork.
  * - `pair`: a Uniswap V2 pair from the factory (`getPair(tokenA, tokenB)`); the build seeds it with
- *   `amountA`/`amountB` whole tokens (TASKS.md §2.2, token0 first), a fork uses its own reserves and
+ *   `amountA`/`amountB` whole tokens (docs/TASKS.md "Tokens and DEX", token0 first), a fork uses its own reserves and
  *   seeds only a pair it lacks.
  * - `account`: one of the harness's accounts (an EOA).
- * - `built`: created by a hard-world build step (fixtures/hard/), which puts its address in the
+ * - `built`: created by a hard-world build step (src/world/hard/build/), which puts its address in the
  *   build's `contracts` (e.g. a V2 pair of hard-world tokens, seeded in each token's own units);
  *   `artifact` names its code (as for `canonical`), so its ABI can be checked against it.
  */
@@ -58,7 +58,7 @@ export type TokenMeta = { symbol: string; name: string; decimals: number };
 /** One `deployedContracts` key. */
 export type CatalogueEntry = {
   place: Placement;
-  /** The line of the environment prompt that says what this key is (TASKS.md §2.3). */
+  /** The line of the environment prompt that says what this key is (docs/TASKS.md "Auxiliary contracts"). */
   description: string;
   /** viem ABI of what the checks and tests call (human-readable signatures parsed in abis.ts). */
   abi?: Abi;
@@ -69,7 +69,7 @@ export type CatalogueEntry = {
   /** State variable → storage slot (Solidity layout), listed in world.json `storageSlots`. */
   slots?: Readonly<Record<string, number>>;
   /**
-   * "hard": part of the hard split's world (issue 20). It is deployed like every entry, but only a
+   * "hard": part of the hard split's world (tasks/hard/README.md). It is deployed like every entry, but only a
    * hard task's environment prompt lists it, so the paper's 107 prompts stay as they were.
    */
   set?: "hard";

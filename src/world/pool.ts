@@ -110,7 +110,7 @@ export type CreateAnvilPoolParameters = {
   boot?: (() => Promise<AnvilHandle>) | undefined;
 };
 
-/** N Anvil instances leased one user at a time, FIFO (SPEC.md §3, Isolation and Pool). */
+/** N Anvil instances leased one user at a time, FIFO (docs/ARCHITECTURE.md "Anvil pool"; paper §4.3). */
 export type AnvilPool = {
   /** Boots every instance (in parallel) and takes its snapshot. */
   start(): Promise<void>;

@@ -5,8 +5,8 @@ import { CATALOGUE, type ContractKey, catalogueKeys, type TokenKey, type TokenMe
 import { worldJsonPath } from "./paths.ts";
 
 /**
- * The 29 `deployedContracts` keys the model receives (TASKS.md §2.3, last paragraph), in prompt
- * order: the keys of the world catalogue (src/world/catalogue.ts). `rich_address` is an EOA; every
+ * Every `deployedContracts` key (63: the paper's 30 and the hard world's 33; docs/TASKS.md
+ * "Auxiliary contracts"), in prompt order: the keys of the world catalogue (src/world/catalogue.ts). `rich_address` is an EOA; every
  * other key has code.
  */
 export const CONTRACT_KEYS: readonly ContractKey[] = catalogueKeys(CATALOGUE);
@@ -32,7 +32,7 @@ export type World = {
   genesisTimestamp: number;
   /** Head of the state file: every instance starts here; the next block is `timestamp + 1`. */
   snapshot: { blockNumber: number; timestamp: number };
-  /** Agent A (TASKS.md §2.1); the harness signs with this key. */
+  /** The agent (docs/TASKS.md "Accounts and holdings"); the harness signs with this key. */
   agent: WorldAccount;
   /** Rich account R (`rich_address`): 5,000 USDT, 1 BNB, approved A for 1,000 USDT. */
   rich: WorldAccount;
@@ -114,7 +114,7 @@ export function loadWorld(file: string = worldJsonPath()): World {
 
 /**
  * The `deployedContracts` map a model receives: the catalogue's keys and their checksummed addresses.
- * (TASKS.md §2.3; no key is ever missing, fixing the reference implementation's defect 9.)
+ * (docs/TASKS.md "Auxiliary contracts"; no key is ever missing, fixing the reference implementation's defect 9.)
  */
 export function deployedContracts(world: World): Record<ContractKey, Address> {
   return Object.fromEntries(CONTRACT_KEYS.map((key) => [key, world.contracts[key]])) as Record<

@@ -78,7 +78,7 @@ describe(`questbench · ${options.model} · seed ${options.seed}`, () => {
     }
     const below = belowPassMark(outcome);
     if (below && failBelowPassMark) throw failure(below);
-    // The gold responses are the benchmark's proof that every task is solvable (SPEC.md §7).
+    // The gold responses are the benchmark's proof that every task is solvable (README "Models").
     if (options.model === "reference") expect(outcome.result.score, outcome.result.failure?.reason).toBe(100);
   });
 });

@@ -16,7 +16,7 @@ import { worldIdentity, worldStatePath } from "../../src/world/paths.ts";
 
 /**
  * Once per Vitest session: installs the sandbox barriers, boots `--concurrency` Anvil instances from
- * the world state (SPEC.md §3 "Pool"; with `--fork-url`, forks provisioned by src/world/fork) and
+ * the world state (docs/ARCHITECTURE.md "Anvil pool"; with `--fork-url`, forks provisioned by src/world/fork) and
  * builds the run manifest; provides their URLs, the fork and the manifest to the tests and the
  * reporter. The test file's pool fixture takes the instances over; they stop when the session ends.
  */
@@ -35,7 +35,7 @@ export default async function setup(project: TestProject) {
     ...(options.unsafeSandbox ? { unsafe: requireSandboxBarriers(options.model, true).missing } : {}),
   };
   // The task folders, unvalidated (the worker loads and checks the selected ones): this process never
-  // loads the validators, viem or ethers (README "Performance").
+  // loads the validators, viem or ethers (docs/PERFORMANCE.md "The author's loop").
   const index = taskIndex(options.tasksDirs);
   // No more chains than instances: a one-task run boots one Anvil.
   const size = Math.max(
@@ -66,7 +66,7 @@ export default async function setup(project: TestProject) {
       handles.push(...rest.map((r) => r.handle));
       const texts = tasks.map((t) => ({
         id: t.spec.id,
-        // The spec and its gold answer (gold.ts / gold/ sit beside task.json since issue 15).
+        // The spec and its gold answer (gold.ts / gold/ sit beside task.json).
         text: [
           readFileSync(path.resolve(PROJECT_ROOT, t.spec.file), "utf8"),
           ...Object.values(t.spec.reference ?? {}).flat(),

@@ -67,7 +67,7 @@ function anthropicBody(text: string, req: FakeRequest, finishReason = "end_turn"
 }
 
 /**
- * A local stand-in for model providers (SPEC.md §7: the provider layer is tested with the real SDKs
+ * A local stand-in for model providers (docs/ARCHITECTURE.md "Models": the provider layer is tested with the real SDKs
  * against a local fake server). It speaks OpenAI chat completions (`POST …/chat/completions`) and
  * Anthropic messages (`POST …/v1/messages`) on 127.0.0.1 at a free port, records every request, and
  * answers as `behave` says: a completion, an HTTP status (429 with Retry-After, 500 …), a slow

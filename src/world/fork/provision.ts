@@ -1,5 +1,5 @@
 /**
- * Fork mode (SPEC.md §3): provisions the world of TASKS.md §2 on a fork of a real chain, without
+ * Fork mode (docs/TASKS.md "Fork provisioning"): provisions the world of docs/TASKS.md "The world" on a fork of a real chain, without
  * the local world's build script or state file. Like the build, it reads the world catalogue
  * (src/world/catalogue.ts): the canonical contracts (tokens, PancakeSwap router and factory,
  * PancakeSquad) are the fork's own; the pairs come from the fork's factory; every holding, allowance
@@ -88,7 +88,7 @@ export type ProbedToken = CanonicalTokenKey;
 
 /** Whole tokens of each canonical token (but the native wrapper) the treasury gets by storage writes. */
 const TREASURY_TOKENS = "1000000000";
-/** WBNB the treasury wraps by a real deposit (WBNB stays fully backed, TASKS.md §2.1). */
+/** WBNB the treasury wraps by a real deposit (WBNB stays fully backed, docs/TASKS.md "Accounts and holdings"). */
 const TREASURY_WBNB = "10000";
 /** WBNB the treasury wraps for the hard world's build steps (pools, lending markets), as the world build does. */
 const HARD_WORLD_WBNB = "10000";
@@ -105,7 +105,7 @@ export type ForkManifest = {
   url: string;
 };
 
-/** One requirement of TASKS.md §2 checked after provisioning; tasks naming `keys` need it. */
+/** One requirement of the world (docs/TASKS.md "The world") checked after provisioning; tasks naming `keys` need it. */
 export type Requirement = {
   id: string;
   /** `deployedContracts` keys a task names when it relies on this (see {@link tasksToSkip}). */
@@ -148,7 +148,7 @@ export type ProvisionForkParameters = {
 };
 
 /**
- * Provisions TASKS.md §2 on a freshly booted fork and returns the world (same shape as
+ * Provisions the world (docs/TASKS.md "The world") on a freshly booted fork and returns the world (same shape as
  * world.json, with the fork's addresses) plus a report. Deterministic: the same fork block gives
  * the same addresses, balances and snapshot head on every pool instance.
  *
@@ -169,7 +169,7 @@ export async function provisionFork(
 ): Promise<{ world: World; report: ProvisionReport }> {
   const { url, chainId } = parameters;
   const catalogue: Catalogue = parameters.catalogue ?? CATALOGUE;
-  // The canonical contracts the fork must already have code at (TASKS.md §2.2); their tokens are probed.
+  // The canonical contracts the fork must already have code at (docs/TASKS.md "Tokens and DEX"); their tokens are probed.
   const CANONICAL = canonicalAddresses(catalogue);
   const PROBED_TOKENS = keysOfKind("canonical", catalogue).filter(
     (key) => catalogue[key]!.token,
@@ -309,7 +309,7 @@ export async function provisionFork(
       await fund(h.token, h.holder, h.amount);
       planted.add(h);
     }
-  // WBNB stays fully backed (TASKS.md §2.1): real deposits, never storage writes.
+  // WBNB stays fully backed (docs/TASKS.md "Accounts and holdings"): real deposits, never storage writes.
   const wrapper = CANONICAL[NATIVE_WRAPPER]!;
   const wrapperAbi = catalogue[NATIVE_WRAPPER]!.abi ?? wbnbAbi;
   await step("treasury WBNB deposit", () =>
@@ -363,7 +363,7 @@ export async function provisionFork(
     });
   }
 
-  // P (TASKS.md §0) is a constant of the pinned block: read before provisioning mints any LP.
+  // P (docs/TASKS.md "Notation") is a constant of the pinned block: read before provisioning mints any LP.
   let P = "0";
   await step("P", async () => {
     const pair = need(contracts.pair_wbnb_usdt, "pair_wbnb_usdt");
@@ -496,7 +496,7 @@ export async function provisionFork(
   };
   for (const hard of HARD_BUILD_STEPS) await step(`hard world: ${hard.name}`, () => hard.run(api));
 
-  // --- The stakes, STAKE_AGE_SECONDS before the snapshot block (TASKS.md §2.1). ----------------
+  // --- The stakes, STAKE_AGE_SECONDS before the snapshot block (docs/TASKS.md "Accounts and holdings"). -
   let stakeTimestamp = 0;
   for (const s of STAKES)
     await step(`stake ${s.holder} ${s.pool}`, async () => {
@@ -572,7 +572,7 @@ export async function provisionFork(
 }
 
 /**
- * Reads back every holding and contract state of TASKS.md §2 the tasks rely on. Each requirement
+ * Reads back every holding and contract state of the world the tasks rely on. Each requirement
  * names the `deployedContracts` keys whose tasks need it.
  */
 export async function verifyRequirements(

@@ -1,5 +1,5 @@
 /**
- * Credential redaction for fork URLs (SPEC.md §3 "Fork mode"). Provider URLs often embed API keys,
+ * Credential redaction for fork URLs (docs/RUNNING.md "Fork mode: credentials and the RPC cache"). Provider URLs often embed API keys,
  * and the fork URL reaches results.json's manifest and error messages, so every place that shows it
  * shows {@link redactUrl}'s form instead.
  *

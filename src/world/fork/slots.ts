@@ -1,6 +1,6 @@
 /**
  * Finding a token's balance and allowance storage slots on a chain whose source we do not have
- * (fork mode, SPEC.md §3): write a marker into a candidate slot with `anvil_setStorageAt`, call
+ * (docs/TASKS.md "Fork provisioning"): write a marker into a candidate slot with `anvil_setStorageAt`, call
  * `balanceOf` / `allowance`, restore the slot; the candidate whose marker comes back is the slot.
  *
  * Candidates: declaration slot `s` in 0..{@link MAX_PROBE_SLOT}, both mapping layouts

@@ -48,10 +48,10 @@ export const REBASE_GENESIS = {
 } as const;
 
 /**
- * Facts that must be found on chain (issue 20, frontier item 3–4): a shares-based rebasing token
+ * Facts that must be found on chain (tasks/hard/README.md "Tasks"): a shares-based rebasing token
  * (Lido stETH's accounting: balances derive from shares and round down) and a time-lock contract
  * whose locks have no getter (their terms live only in storage, laid out as its source says).
- * Every entry has `set: "hard"`; the discovery build step (fixtures/hard/discovery.ts) funds them.
+ * Every entry has `set: "hard"`; the discovery build step (src/world/hard/build/discovery.ts) funds them.
  */
 export const HARD_DISCOVERY = {
   qsteth: {

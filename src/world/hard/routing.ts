@@ -2,8 +2,8 @@ import { parseAbi } from "viem";
 import type { CatalogueEntry } from "../catalogueTypes.ts";
 
 /**
- * The routing venues of the hard world (issue 20, search / optimisation tasks): three Uniswap V3
- * WBTC/USDC pools at the V3 factory, created and seeded by fixtures/hard/routing.ts. Each pool holds
+ * The routing venues of the hard world (tasks/hard/README.md "Tasks": search and optimisation): three Uniswap V3
+ * WBTC/USDC pools at the V3 factory, created and seeded by src/world/hard/build/routing.ts. Each pool holds
  * full-range liquidity only (so liquidity() is the same at every price), at its own starting price
  * (whole USDC per whole WBTC) and depth (`wbtc` whole WBTC plus `wbtc × price` USDC). Prices and
  * depths differ on purpose: no single pool fills a large order best, and buying in the cheap pool
@@ -42,7 +42,7 @@ const pool = (fee: number, spacing: number): CatalogueEntry => ({
 });
 
 /**
- * The hard world's routing venues (issue 20): the three WBTC/USDC V3 pools above as catalogue keys,
+ * The hard world's routing venues: the three WBTC/USDC V3 pools above as catalogue keys,
  * so a hard task's prompt lists them. Every entry has `set: "hard"`; entries are appended after the
  * other hard modules', so no earlier address moves.
  */

@@ -48,9 +48,9 @@ const permitRouterAbi = parseAbi([
 ]);
 
 /**
- * The hard world (issue 20): an EIP-2612 permit token, a Permit2-like contract, a router accepting permits, batching. Every entry has `set: "hard"`, so only hard tasks' prompts list
+ * The hard world (tasks/hard/README.md): an EIP-2612 permit token, a Permit2-like contract, a router accepting permits, batching. Every entry has `set: "hard"`, so only hard tasks' prompts list
  * it; entries are appended to the catalogue after the paper's, so the paper's addresses stay put.
- * Funding, the agent's Permit2 approval and its used nonces are set by fixtures/hard/signatures.ts.
+ * Funding, the agent's Permit2 approval and its used nonces are set by src/world/hard/build/signatures.ts.
  */
 export const HARD_SIGNATURES = {
   qpd_token: {

@@ -43,7 +43,7 @@ const units = (amount: bigint, decimals: number) => amount * 10n ** BigInt(decim
 
 /**
  * A V2 pair of hard-world tokens at PancakeSwap's factory, created and seeded by the tokens build
- * step (fixtures/hard/tokens.ts) in each token's own units; it is an ERC-20 (its LP token, 18
+ * step (src/world/hard/build/tokens.ts) in each token's own units; it is an ERC-20 (its LP token, 18
  * decimals), so the agent's LP balance is a holding like any hard token.
  */
 const hardPair = (symbol: string, description: string): CatalogueEntry => ({
@@ -55,7 +55,7 @@ const hardPair = (symbol: string, description: string): CatalogueEntry => ({
 });
 
 /**
- * The hard world's token quirks (issue 20): tokens with 6 and 8 decimals, a USDT-on-Ethereum-like
+ * The hard world's token quirks (tasks/hard/README.md): tokens with 6 and 8 decimals, a USDT-on-Ethereum-like
  * token whose writes return nothing and whose approve needs a reset to 0, a fee-on-transfer token,
  * and V2 pairs of them. Every entry has `set: "hard"`, so only hard tasks' prompts list it; entries
  * are appended to the catalogue after the paper's, so the paper's addresses stay put. The treasury

@@ -2,7 +2,7 @@ import { parseAbi } from "viem";
 import type { CatalogueEntry } from "../catalogueTypes.ts";
 
 /**
- * The Uniswap V3 pools of the hard world, created and seeded by fixtures/hard/v3.ts: token keys
+ * The Uniswap V3 pools of the hard world, created and seeded by src/world/hard/build/v3.ts: token keys
  * (token0 first: the lower address), fee in hundredths of a bip, the starting price as whole
  * token1 per whole token0 (every token here has 18 decimals) given as a fraction, and the whole
  * tokens of full-range liquidity the treasury adds. The two WBNB/USDT pools start at different
@@ -57,7 +57,7 @@ const POOL_LIST =
   "WBNB/USDT fee 500 (0.05 %) and fee 3000 (0.3 %), at different prices; USDT/BUSD fee 100 (0.01 %); CAKE/WBNB fee 2500 (0.25 %) (these four tokens have 18 decimals); also WBNB/USDC fee 500 and WBTC/USDC fee 2500 (entries v3pool_wbnb_usdc, v3pool_wbtc_usdc)";
 
 /**
- * The hard world (issue 20): a Uniswap V3 factory, pools with fee tiers, SwapRouter and quoter (npm artifacts). Every entry has `set: "hard"`, so only hard tasks' prompts list
+ * The hard world (tasks/hard/README.md): a Uniswap V3 factory, pools with fee tiers, SwapRouter and quoter (npm artifacts). Every entry has `set: "hard"`, so only hard tasks' prompts list
  * it; entries are appended to the catalogue after the paper's, so the paper's addresses stay put.
  */
 export const HARD_V3 = {
@@ -126,7 +126,7 @@ export const HARD_V3 = {
 
 /**
  * The V3 pools of 6- and 8-decimal tokens (FRONTIER item 3: exact price math with no helper view),
- * created and seeded by `v3Decimals` in fixtures/hard/v3.ts: `base` and `quote` name the human
+ * created and seeded by `v3Decimals` in src/world/hard/build/v3.ts: `base` and `quote` name the human
  * price (`price` whole quote tokens per whole base token); which of them is token0 is whatever the
  * addresses say (the build sorts them), so a task never assumes the order and a model must read it.
  * `key` is the pool's catalogue key; `amountBase`/`amountQuote` whole tokens of full-range liquidity.
@@ -148,7 +148,7 @@ export const V3_DECIMAL_POOLS = [
     key: "v3pool_wbtc_usdc",
     base: "wbtc",
     quote: "usdc",
-    // Not 500/3000/10000: the routing family's WBTC/USDC pools (fixtures/hard/routing.ts) hold those
+    // Not 500/3000/10000: the routing family's WBTC/USDC pools (src/world/hard/build/routing.ts) hold those
     // tiers with depths its optimum assumes; this pool's own price and depth are its tasks' premise.
     fee: 2500,
     tickSpacing: 50,
@@ -160,7 +160,7 @@ export const V3_DECIMAL_POOLS = [
 ] as const;
 
 /**
- * The price spike the build plants in the pools with observation slots (fixtures/hard/v3.ts
+ * The price spike the build plants in the pools with observation slots (src/world/hard/build/v3.ts
  * `plantSpike`), for TWAP tasks: `start` s after the pool's seeding the price jumps to
  * A·(sqrtHighPpm/10^6)², `hold` s later falls to A·(sqrtMidPpm/10^6)², `hold` s later returns to
  * exactly A. The paper world's stakes come after (their age to the snapshot stays 3,600 s), so at

@@ -105,7 +105,7 @@ const market = (collateral: "wbnb" | "cake", symbol: string): CatalogueEntry => 
 
 /**
  * Facts of the vaults-and-lending world, fixed here and used by its build step
- * (fixtures/hard/vaults.ts): oracle prices (USD per whole token, decimal strings), collateral
+ * (src/world/hard/build/vaults.ts): oracle prices (USD per whole token, decimal strings), collateral
  * factors (basis points) and the amounts that make the vault's share price and the agent's
  * positions non-round.
  */
@@ -123,7 +123,7 @@ export const VAULTS_FACTS = {
 } as const;
 
 /**
- * The hard world (issue 20): an ERC-4626 vault and a small lending market. Every entry has `set: "hard"`, so only hard tasks' prompts list
+ * The hard world (tasks/hard/README.md): an ERC-4626 vault and a small lending market. Every entry has `set: "hard"`, so only hard tasks' prompts list
  * it; entries are appended to the catalogue after the paper's, so the paper's addresses stay put.
  */
 export const HARD_VAULTS = {
@@ -216,7 +216,7 @@ export const MONEY_MARKET_FACTS = {
 const MM = MONEY_MARKET_FACTS;
 
 /**
- * The money market of the hard world (issue 20, FRONTIER item 2): debt that bears interest every
+ * The money market of the hard world (tasks/hard/README.md "Tasks"): debt that bears interest every
  * second, a liquidation threshold apart from the borrow limit, liquidations with a close factor and
  * a bonus, and an 8-decimal oracle on tokens with 8 and 6 decimals. Spread into the catalogue after
  * the other hard modules, so no earlier address moves.
