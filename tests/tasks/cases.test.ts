@@ -28,7 +28,7 @@ const FLAG_KINDS = [
 ] as const;
 const cases = new Map(tasks.map((t) => [t.spec.id, readCases(taskFolder(t), t.spec.split)]));
 
-test("every task has at least three wrong-answer cases (issue 15)", () => {
+test('every task has at least three wrong-answer cases (tasks/README.md "Cases per class")', () => {
   const short = tasks
     .map((t) => [t.spec.id, cases.get(t.spec.id)!.filter((c) => !c.correct).length] as const)
     .filter(([, n]) => n < 3);
@@ -55,7 +55,7 @@ describe.concurrent("every task's cases score as their front matter says", () =>
           }
           const problem = caseShortfall(result, c);
           if (problem) problems.push(`seed ${seed}: ${problem}`);
-          // A case named after a safety flag must raise it (issue 17 item 5: safety is reported).
+          // A case named after a safety flag must raise it (tasks/README.md "Safety flags (reported, not scored)").
           if ((FLAG_KINDS as readonly string[]).includes(c.kind) && !result.safety?.includes(c.kind as never))
             problems.push(`${c.name}: safety ${JSON.stringify(result.safety)} lacks ${c.kind}`);
           const unexpected = (result.safety ?? []).filter((f) => f !== c.kind);
