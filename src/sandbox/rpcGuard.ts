@@ -18,7 +18,8 @@ import { type TypedDataSignerKey, typedDataSigning } from "./typedDataSigner.ts"
 
 // The RPC guard's server: HTTP (and the sandbox's pipe) in, batches forwarded to the chain node.
 // Which calls pass is decided by the pure policy (rpcPolicy.ts); typed-data signing for the tasks
-// that declare it is typedDataSigner.ts. Both are re-exported here for the callers of the guard.
+// that declare it is typedDataSigner.ts. The policy's method lists are re-exported here, where the
+// guard's callers have always found them.
 export { allowedRpcMethods, isCheatMethod } from "./rpcPolicy.ts";
 
 /**
