@@ -1,107 +1,30 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { getAddress, type Hex, isAddress } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import { SandboxError } from "../errors.ts";
 import { postJson, ReplyTooLargeError } from "../world/rpcHttp.ts";
+import {
+  errorResponse,
+  INTERNAL_ERROR,
+  INVALID_REQUEST,
+  type JsonRpcId,
+  type JsonRpcResponse,
+  LIMIT_EXCEEDED,
+  PARSE_ERROR,
+} from "./jsonRpc.ts";
 import { GUARD_HOST } from "./networkBarrier.ts";
+import { rpcPolicy } from "./rpcPolicy.ts";
+import { type TypedDataSignerKey, typedDataSigning } from "./typedDataSigner.ts";
 
-/**
- * Read-only JSON-RPC methods the guard forwards to Anvil (docs/SECURITY.md "RPC guard": every valid way
- * of reading counts). Spelled out, never a prefix: a prefix would also let through methods Anvil may
- * add later. `eth_fillTransaction` is here because Anvil answers it with an unsigned transaction
- * (r = s = 0; tests/guard.test.ts proves it) and viem's `prepareTransactionRequest` tries it first;
- * `eth_accounts` is answered by the guard itself (see {@link localAnswers}).
- */
-export const allowedRpcMethods: ReadonlySet<string> = new Set([
-  "eth_call",
-  "eth_getBalance",
-  "eth_getCode",
-  "eth_getStorageAt",
-  "eth_getProof",
-  "eth_estimateGas",
-  "eth_createAccessList",
-  "eth_fillTransaction",
-  "eth_simulateV1",
-  "eth_blockNumber",
-  "eth_chainId",
-  "eth_syncing",
-  "eth_gasPrice",
-  "eth_blobBaseFee",
-  "eth_feeHistory",
-  "eth_maxPriorityFeePerGas",
-  "eth_getTransactionCount",
-  "eth_getLogs",
-  "eth_getBlockByNumber",
-  "eth_getBlockByHash",
-  "eth_getBlockReceipts",
-  "eth_getBlockTransactionCountByNumber",
-  "eth_getBlockTransactionCountByHash",
-  "eth_getUncleCountByBlockNumber",
-  "eth_getUncleCountByBlockHash",
-  "eth_getTransactionByHash",
-  "eth_getTransactionByBlockHashAndIndex",
-  "eth_getTransactionByBlockNumberAndIndex",
-  "eth_getTransactionReceipt",
-  "eth_getRawTransactionByHash",
-  "eth_protocolVersion",
-  "net_version",
-  "net_listening",
-  "net_peerCount",
-  "web3_clientVersion",
-  "web3_sha3",
-  "txpool_status",
-  "txpool_inspect",
-  "txpool_content",
-  "debug_traceTransaction",
-  "debug_traceCall",
-]);
-
-/**
- * Methods the guard answers itself. `eth_accounts`: Anvil would list its unlocked dev accounts,
- * which the model's code must not learn of (they can sign through `eth_sendTransaction`, itself a
- * violation); a keyless node answers `[]`, and that is what the model's code gets.
- */
-const localAnswers: ReadonlyMap<string, unknown> = new Map([["eth_accounts", []]]);
-
-/**
- * Prefixes and names of methods that change or fake chain state, or sign: calling one is an
- * integrity violation (score 0). `anvil_`/`evm_`/`hardhat_`/`ganache_`/`tenderly_` are the dev
- * nodes' cheat codes (set balance, impersonate, mine, snapshot, time travel); `eth_send*` send
- * transactions (the harness alone does); `eth_sign*` and `personal_` sign with the node's keys;
- * `miner_`/`admin_` steer the node; `debug_set*` rewinds the head. Everything else that is not
- * served is refused with a JSON-RPC error and no violation (an unknown method is not cheating).
- */
-const CHEAT_PREFIXES = [
-  "anvil_",
-  "evm_",
-  "hardhat_",
-  "ganache_",
-  "tenderly_",
-  "eth_send",
-  "eth_sign",
-  "personal_",
-  "miner_",
-  "admin_",
-  "debug_set",
-] as const;
-
-/** True when calling `method` is a violation (see {@link CHEAT_PREFIXES}). */
-export function isCheatMethod(method: string): boolean {
-  return CHEAT_PREFIXES.some((prefix) => method.startsWith(prefix));
-}
-
-/**
- * `debug_trace*` tracers whose output grows with the calls made, not with the opcodes run: the
- * default struct logger writes the stack (and memory) at every opcode, hundreds of MB for one
- * heavy call, so it is refused (no violation) and the refusal names these instead.
- */
-const BOUNDED_TRACERS: ReadonlySet<string> = new Set(["callTracer", "prestateTracer", "4byteTracer"]);
+// The RPC guard's server: HTTP (and the sandbox's pipe) in, batches forwarded to the chain node.
+// Which calls pass is decided by the pure policy (rpcPolicy.ts); typed-data signing for the tasks
+// that declare it is typedDataSigner.ts. The policy's method lists are re-exported here, where the
+// guard's callers have always found them.
+export { allowedRpcMethods, isCheatMethod } from "./rpcPolicy.ts";
 
 /**
  * Something the model's code tried that could change or fake chain state, recorded on the attempt;
- * an attempt with any violation scores 0 (docs/SECURITY.md "RPC guard").
+ * an attempt with any violation scores 0 (docs/SECURITY.md, "RPC guard").
  */
 export type IntegrityViolation = {
   /**
@@ -137,7 +60,7 @@ export type StartRpcGuardParameters = {
    * `eth_accounts` with `[agent]` and signs `eth_signTypedData_v4` (EIP-712) for the agent on a
    * chain-56 domain; every other signing method stays a violation.
    */
-  typedDataSigner?: { privateKey: Hex; chainId: number } | undefined;
+  typedDataSigner?: TypedDataSignerKey | undefined;
 };
 
 /** One HTTP request to a guard, as carried over the sandbox's pipe (see childRunner.mjs). */
@@ -165,19 +88,7 @@ export type RpcGuard = {
 
 export type StartRpcGuardReturnType = RpcGuard;
 
-type JsonRpcId = string | number | null;
-type JsonRpcResponse = { jsonrpc: "2.0"; id: JsonRpcId; result?: unknown; error?: unknown };
 type Call = { id?: JsonRpcId; method?: unknown; params?: unknown };
-
-/** EIP-1474 codes. */
-const PARSE_ERROR = -32700;
-const INVALID_REQUEST = -32600;
-const METHOD_NOT_FOUND = -32601;
-const INVALID_PARAMS = -32602;
-const INTERNAL_ERROR = -32603;
-const LIMIT_EXCEEDED = -32005;
-/** EIP-1193: the requested account or method has not been authorized. */
-const UNAUTHORIZED = 4100;
 
 const UPSTREAM_TIMEOUT_MS = 30_000;
 
@@ -192,62 +103,10 @@ export function localGuardHandler(providerUrl: string): RpcGuard["handle"] | und
   return localGuards.get(providerUrl);
 }
 
-function errorResponse(id: JsonRpcId, code: number, message: string): JsonRpcResponse {
-  return { jsonrpc: "2.0", id, error: { code, message } };
-}
-
-const isOverride = (p: unknown) =>
-  !(
-    p === null ||
-    p === undefined ||
-    (typeof p === "object" && !Array.isArray(p) && Object.keys(p).length === 0)
-  );
-
-/**
- * `eth_call`, `eth_estimateGas` and `eth_createAccessList` take a state override set as their third
- * parameter (and Anvil a block override as the fourth); `debug_traceCall` takes `stateOverrides` /
- * `blockOverrides` in its options; `eth_simulateV1` per block state call. With any of them a module
- * could "read" balances it does not have. Null or an empty object overrides nothing and passes.
- */
-function hasOverrides(call: Call): boolean {
-  if (!Array.isArray(call.params)) return false;
-  const params = call.params as unknown[];
-  switch (call.method) {
-    case "eth_call":
-    case "eth_estimateGas":
-    case "eth_createAccessList":
-      return params.slice(2).some(isOverride);
-    case "debug_traceCall": {
-      const options = params[2] as Record<string, unknown> | null | undefined;
-      return isOverride(options?.stateOverrides) || isOverride(options?.blockOverrides);
-    }
-    case "eth_simulateV1": {
-      const calls = (params[0] as { blockStateCalls?: unknown } | null | undefined)?.blockStateCalls;
-      return (
-        Array.isArray(calls) &&
-        calls.some(
-          (b) =>
-            isOverride((b as Record<string, unknown> | null)?.stateOverrides) ||
-            isOverride((b as Record<string, unknown> | null)?.blockOverrides),
-        )
-      );
-    }
-    default:
-      return false;
-  }
-}
-
-/** The tracer a `debug_trace*` call names, or undefined for the default struct logger. */
-function tracerOf(call: Call): unknown {
-  const params = Array.isArray(call.params) ? (call.params as unknown[]) : [];
-  const options = params[call.method === "debug_traceCall" ? 2 : 1];
-  return (options as { tracer?: unknown } | null | undefined)?.tracer;
-}
-
 /**
  * Starts an HTTP JSON-RPC proxy on {@link GUARD_HOST} (127.0.0.2 on Linux; random port) in front of Anvil that forwards only
  * read methods, so the model's code can inspect the chain but never change it or fake it. Methods
- * fall in three classes (docs/SECURITY.md "RPC guard"): served reads ({@link allowedRpcMethods}, `eth_accounts`
+ * fall in three classes, decided by {@link rpcPolicy}: served reads ({@link allowedRpcMethods}, `eth_accounts`
  * answered `[]`); cheating, state-changing or signing methods ({@link isCheatMethod}) and reads
  * with state or block overrides, refused (`-32601` / `-32602`) AND recorded in `violations`; and
  * everything else (unknown methods, filters, subscriptions, `debug_trace*` with the unbounded
@@ -256,7 +115,7 @@ function tracerOf(call: Call): unknown {
  * In a batch, the allowed elements are still forwarded and answered. Malformed JSON gets `-32700`; GET and other verbs get HTTP 405.
  * Upstream failures answer `-32603` without naming the upstream.
  *
- * Source: docs/SECURITY.md "RPC guard"; error codes from EIP-1474; batches per JSON-RPC 2.0 §6.
+ * Source: docs/SECURITY.md, "RPC guard"; error codes from EIP-1474; batches per JSON-RPC 2.0 §6.
  *
  * @throws {SandboxError} when the guard cannot listen.
  * @example
@@ -310,35 +169,18 @@ export async function startRpcGuard(parameters: StartRpcGuardParameters): Promis
     }
     if (typeof method !== "string")
       return errorResponse(id, INVALID_REQUEST, "Invalid JSON-RPC request: no method.");
-    if (signTypedData && method === "eth_signTypedData_v4") return signTypedData(id, (call as Call).params);
-    if (signTypedData && method === "eth_accounts")
-      return { jsonrpc: "2.0", id, result: [signTypedData.agent] };
-    if (isCheatMethod(method)) {
-      record("forbidden_rpc_method", method);
-      return errorResponse(id, METHOD_NOT_FOUND, `Method ${method} is not allowed in the benchmark sandbox.`);
+    const verdict = rpcPolicy(method, (call as Call).params, { typedDataAgent: signTypedData?.agent });
+    switch (verdict.decision) {
+      case "sign":
+        return signTypedData!(id, (call as Call).params);
+      case "answer":
+        return { jsonrpc: "2.0", id, result: verdict.result };
+      case "refuse":
+        if (verdict.violation) record(verdict.violation, method);
+        return errorResponse(id, verdict.code, verdict.reason);
+      case "forward":
+        return "forward";
     }
-    if (localAnswers.has(method)) return { jsonrpc: "2.0", id, result: localAnswers.get(method) };
-    if (!allowedRpcMethods.has(method))
-      return errorResponse(
-        id,
-        METHOD_NOT_FOUND,
-        `Method ${method} is not available in the benchmark sandbox.`,
-      );
-    if (method.startsWith("debug_trace") && !BOUNDED_TRACERS.has(tracerOf(call as Call) as string))
-      return errorResponse(
-        id,
-        INVALID_PARAMS,
-        `${method} is served only with a bounded tracer (${[...BOUNDED_TRACERS].join(", ")}) in the benchmark sandbox.`,
-      );
-    if (hasOverrides(call as Call)) {
-      record("forbidden_rpc_params", method);
-      return errorResponse(
-        id,
-        INVALID_PARAMS,
-        `${method} with state or block overrides is not allowed in the benchmark sandbox.`,
-      );
-    }
-    return "forward";
   };
 
   /** Sends the allowed calls to Anvil as one batch under fresh ids and maps the answers back. */
@@ -515,80 +357,4 @@ export async function startRpcGuard(parameters: StartRpcGuardParameters): Promis
       return closing;
     },
   };
-}
-
-/** The typed data of an `eth_signTypedData_v4` call (EIP-712 §"Specification of the eth_signTypedData JSON RPC"). */
-type TypedDataPayload = {
-  types: Record<string, { name: string; type: string }[]>;
-  domain: Record<string, unknown>;
-  primaryType: string;
-  message: Record<string, unknown>;
-};
-
-const asChainId = (value: unknown): number | undefined => {
-  if (typeof value === "number" && Number.isSafeInteger(value)) return value;
-  if (typeof value === "bigint") return Number(value);
-  if (typeof value === "string" && /^(0x[0-9a-fA-F]+|[0-9]+)$/.test(value)) return Number(BigInt(value));
-  return undefined;
-};
-
-/**
- * The guard's `eth_signTypedData_v4` for a task that declares typed-data signing: params are
- * `[address, typedData]` (typedData a JSON string, as ethers' JsonRpcSigner and viem's json-rpc
- * account send it, or an object). It signs with the agent's key in this (the harness) process, and
- * only for the agent's address on a domain with chainId 56: another address is refused (4100) and
- * recorded (`forbidden_rpc_params`: asking the node to sign for an account that is not the agent's);
- * a domain without chainId 56, or malformed typed data, is refused (-32602) without a violation.
- * Values may be decimal or hex strings or numbers (EIP-712 JSON); ethers' TypedDataEncoder reads them all.
- */
-function typedDataSigning(signer: { privateKey: Hex; chainId: number }, recordForeignAddress: () => void) {
-  const account = privateKeyToAccount(signer.privateKey);
-  const refuse = (id: JsonRpcId, code: number, message: string): JsonRpcResponse =>
-    errorResponse(id, code, `eth_signTypedData_v4: ${message}`);
-  const sign = async (id: JsonRpcId, params: unknown): Promise<JsonRpcResponse> => {
-    const [address, raw] = Array.isArray(params) ? (params as unknown[]) : [];
-    if (typeof address !== "string" || !isAddress(address, { strict: false }))
-      return refuse(id, INVALID_PARAMS, "the first parameter must be the signing address.");
-    if (getAddress(address) !== account.address) {
-      recordForeignAddress();
-      return refuse(id, UNAUTHORIZED, "only the agent's address signs in the benchmark sandbox.");
-    }
-    let data: TypedDataPayload;
-    try {
-      data = (typeof raw === "string" ? JSON.parse(raw) : raw) as TypedDataPayload;
-    } catch {
-      return refuse(id, INVALID_PARAMS, "the typed data is not valid JSON.");
-    }
-    if (
-      !data ||
-      typeof data !== "object" ||
-      typeof data.types !== "object" ||
-      typeof data.domain !== "object" ||
-      typeof data.primaryType !== "string" ||
-      typeof data.message !== "object"
-    )
-      return refuse(id, INVALID_PARAMS, "typed data needs types, domain, primaryType and message.");
-    if (asChainId(data.domain?.chainId) !== signer.chainId)
-      return refuse(id, INVALID_PARAMS, `the domain's chainId must be ${signer.chainId}.`);
-    const { EIP712Domain: _domainType, ...types } = data.types;
-    try {
-      // ethers v6 checks the message against the types and accepts decimal/hex strings and numbers.
-      const { TypedDataEncoder, Wallet } = await import("ethers");
-      if (TypedDataEncoder.getPrimaryType(types) !== data.primaryType)
-        return refuse(id, INVALID_PARAMS, `primaryType ${data.primaryType} is not the root of types.`);
-      const signature = await new Wallet(signer.privateKey).signTypedData(
-        data.domain as never,
-        types,
-        data.message,
-      );
-      return { jsonrpc: "2.0", id, result: signature };
-    } catch (error) {
-      return refuse(
-        id,
-        INVALID_PARAMS,
-        `cannot sign this typed data (${error instanceof Error ? error.message.split("\n")[0] : "invalid"}).`,
-      );
-    }
-  };
-  return Object.assign(sign, { agent: account.address });
 }

@@ -6,9 +6,7 @@ import { phase } from "../../src/run/phases.ts";
 import { indexedSelection, instancesAtMost } from "../../src/run/plan.ts";
 import { preflight } from "../../src/run/preflight.ts";
 import "../../src/run/vitest.ts";
-import { ensureMemoryBarrier } from "../../src/sandbox/memoryCgroup.ts";
-import { ensureNetworkBarrier } from "../../src/sandbox/networkBarrier.ts";
-import { requireSandboxBarriers } from "../../src/sandbox/requireBarriers.ts";
+import { installBarriers } from "../../src/sandbox/barriers.ts";
 import { PROJECT_ROOT, taskIndex } from "../../src/tasks/files.ts";
 import { type AnvilHandle, startAnvil } from "../../src/world/anvil.ts";
 import type { ForkContext } from "../../src/world/fork/boot.ts";
@@ -16,7 +14,7 @@ import { worldIdentity, worldStatePath } from "../../src/world/paths.ts";
 
 /**
  * Once per Vitest session: installs the sandbox barriers, boots `--concurrency` Anvil instances from
- * the world state (docs/ARCHITECTURE.md "Anvil pool"; with `--fork-url`, forks provisioned by src/world/fork) and
+ * the world state (the pool of chains; with `--fork-url`, forks provisioned by src/world/fork) and
  * builds the run manifest; provides their URLs, the fork and the manifest to the tests and the
  * reporter. The test file's pool fixture takes the instances over; they stop when the session ends.
  */
@@ -27,13 +25,8 @@ export default async function setup(project: TestProject) {
   // a bad --out, a missing API key, a folder of another run fail before any Anvil starts.
   if (!project.getProvidedContext().questbenchCli)
     for (const warning of preflight(options)) console.warn(`questbench: warning: ${warning}`);
-  // The one place the run installs the OS barriers around sandboxed code (docs/SECURITY.md).
-  const sandbox = {
-    network: ensureNetworkBarrier(),
-    memory: ensureMemoryBarrier(),
-    // --unsafe-sandbox: the barriers this run goes without are recorded (and marked in reports).
-    ...(options.unsafeSandbox ? { unsafe: requireSandboxBarriers(options.model, true).missing } : {}),
-  };
+  // The one place the run installs the OS barriers around sandboxed code (docs/SECURITY.md, "The barriers").
+  const sandbox = installBarriers(options);
   // The task folders, unvalidated (the worker loads and checks the selected ones): this process never
   // loads the validators, viem or ethers (docs/PERFORMANCE.md "The author's loop").
   const index = taskIndex(options.tasksDirs);
