@@ -2,7 +2,10 @@ import { describe, expect, test } from "vitest";
 import { referenceModel } from "../src/models/reference.ts";
 import type { ModelClient, ModelRequest } from "../src/models/types.ts";
 import { parsePaperRound, parsePlan } from "../src/protocol/paperControl.ts";
-import { parseRunFlags } from "../src/runOptions.ts";
+import { describeModes } from "../src/reporting/merge.ts";
+import { runFolderSettings } from "../src/run/outFolder.ts";
+import { resumeKey } from "../src/run/resume.ts";
+import { DEFAULT_OPTIONS, parseRunFlags } from "../src/runOptions.ts";
 import { useAttempts } from "./helpers/attempts.ts";
 
 // `--protocol paper` (README "Comparing with the paper", protocol rows): the paper implementation's
@@ -50,6 +53,24 @@ describe("--protocol paper: flags", () => {
     expect(parseRunFlags(["--protocol", "paper"]).modes).toEqual({ protocol: "paper" });
     expect(parseRunFlags(["--protocol", "ours"]).modes).toBeUndefined();
     expect(() => parseRunFlags(["--protocol", "papr"])).toThrow(/--protocol must be paper or ours.*paper/);
+  });
+
+  test("a result of the other protocol is not resumed, its folder is another set, the report labels it", () => {
+    const key = (modes?: object) =>
+      resumeKey({
+        model: "m",
+        seed: 1,
+        epoch: 0,
+        taskId: "t",
+        taskSha256: "s",
+        sampling: null,
+        codeSha256: "c",
+        modes,
+      });
+    expect(key(parseRunFlags(["--protocol", "paper"]).modes)).not.toBe(key(parseRunFlags([]).modes));
+    const paper = parseRunFlags(["--protocol", "paper"]);
+    expect(runFolderSettings(paper).modes).not.toBe(runFolderSettings(DEFAULT_OPTIONS).modes);
+    expect(describeModes(paper.modes)).toBe("protocol=paper");
   });
 });
 
