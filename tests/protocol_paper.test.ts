@@ -5,7 +5,7 @@ import { parsePaperRound, parsePlan } from "../src/protocol/paperControl.ts";
 import { describeModes } from "../src/reporting/merge.ts";
 import { runFolderSettings } from "../src/run/outFolder.ts";
 import { resumeKey } from "../src/run/resume.ts";
-import { DEFAULT_OPTIONS, parseRunFlags } from "../src/runOptions.ts";
+import { DEFAULT_OPTIONS, optionsFromEnvironment, parseRunFlags } from "../src/runOptions.ts";
 import { useAttempts } from "./helpers/attempts.ts";
 
 // `--protocol paper` (README "Comparing with the paper", protocol rows): the paper implementation's
@@ -52,6 +52,11 @@ describe("--protocol paper: flags", () => {
   test("paper is recorded in the modes, ours (the default) is not", () => {
     expect(parseRunFlags(["--protocol", "paper"]).modes).toEqual({ protocol: "paper" });
     expect(parseRunFlags(["--protocol", "ours"]).modes).toBeUndefined();
+    // Plain Vitest: the variable, or the flag after `--`.
+    expect(optionsFromEnvironment([], { QUESTBENCH_PROTOCOL: "paper" }).modes).toEqual({ protocol: "paper" });
+    expect(optionsFromEnvironment(["vitest", "--", "--protocol=paper"], {}).modes).toEqual({
+      protocol: "paper",
+    });
     expect(() => parseRunFlags(["--protocol", "papr"])).toThrow(/--protocol must be paper or ours.*paper/);
   });
 
