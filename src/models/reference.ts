@@ -3,7 +3,7 @@ import { fillPlaceholders } from "../tasks/placeholders.ts";
 import type { ModelClient } from "./types.ts";
 
 /**
- * The `reference` model (SPEC.md §7): answers with the gold responses shipped in each task spec
+ * The `reference` model (README "Write your own task", gold answers): answers with the gold responses shipped in each task spec
  * (atomic: `reference.response`; composite: `reference.plan`, then `reference.rounds[r − 1]` in
  * round r), placeholders filled from the instance. Every instance must score 100 with it.
  *

@@ -235,7 +235,7 @@ export async function judgeComposite(
 }
 
 /**
- * One composite attempt (SPEC.md §6, TASKS.md §0 composite protocol assumptions): a planning call
+ * One composite attempt under our protocol (README "Comparing with the paper", protocol rows): a planning call
  * (not counted), then execution rounds with the whole conversation kept. Each response is one round:
  * one module (a transaction or an `{answer}`) and/or a control JSON; `submit` takes effect after the
  * round's module ran, and the module's answer fields join the submitted answer. The budget is
@@ -320,7 +320,7 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
         }
         // A module that decides at run time to refuse (`{ refuse: { reason } }`, as in atomic tasks) ends
         // the attempt like the error control message: the decision needs chain state only code can read
-        // in the same round (issue 20, conditional workflows).
+        // in the same round (conditional workflows of the hard split).
         if (outcome.refusal) {
           record.kind = "error_report";
           record.control = "error";
