@@ -20,7 +20,8 @@ const HELP = `Usage:
              [--price-in USD --price-out USD] [--name NAME]
              [--shard i/n] [--junit FILE] [--fork-url URL [--fork-block N|latest]] [--unsafe-sandbox]
              [--library ethers|viem] [--env-detail paper|full] [--naive] [--sample N]
-             [--nl-level precise|moderate|vague] [--scoring paper|ours] [--tasks-dir DIR]…
+             [--nl-level precise|moderate|vague] [--scoring paper|ours] [--protocol paper|ours]
+             [--tasks-dir DIR]…
       Run the benchmark (default: --model ${DEFAULT_OPTIONS.model} --split ${DEFAULT_SPLIT} --seed 1 --concurrency 2
       --out .questbench/results/<model>). --split paper is the paper's 107 tasks (max 10,700); hard is
       the hard split, all both (the hard score printed apart, never added to the paper total); with
@@ -44,7 +45,9 @@ const HELP = `Usage:
       descriptions (own contracts keep theirs), --naive appends the task's hint, --sample N runs a
       seeded category-proportional sample of N tasks, --nl-level words every request precisely (the
       default), moderately or vaguely, with the same values;
-      --scoring paper also scores each paper task the paper's way, reported beside ours, never mixed in.
+      --scoring paper also scores each paper task the paper's way, reported beside ours, never mixed in;
+      --protocol paper runs the paper's composites under the paper implementation's protocol (its plan's
+      subtasks drive the rounds, 3 tries each, query/error/submit control JSON, decay 0 at no round).
       --unsafe-sandbox runs an untrusted model (provider or scripted:) on a set-up missing a sandbox
       barrier, which is otherwise refused; results.json and the leaderboard mark such a run.
   questbench report <results.json or dirs…> --out DIR [--force]

@@ -23,6 +23,13 @@ export type RunModes = {
    * (results.json `instances[].paperScoring`, `summary.paperScoring`), beside ours, never mixed in.
    */
   scoring?: "paper" | undefined;
+  /**
+   * `--protocol paper`: composites of the paper's tasks run the paper implementation's protocol (its
+   * plan's subtasks drive the rounds, 3 tries per subtask, query / error / submit control JSON,
+   * decay 0 when no round counted; src/protocol/paperComposite.ts); absent: ours
+   * (src/protocol/composite.ts). README "Comparing with the paper".
+   */
+  protocol?: "paper" | undefined;
 };
 
 /** Options of one benchmark run (the CLI flags of `npx questbench`, README). */
@@ -132,6 +139,7 @@ const FLAGS = {
   sample: { type: "string" },
   "nl-level": { type: "string" },
   scoring: { type: "string" },
+  protocol: { type: "string" },
   "tasks-dir": { type: "string", multiple: true },
   name: { type: "string" },
   "price-in": { type: "string" },
@@ -175,6 +183,10 @@ function applyModeFlags(o: RunOptions, values: FlagValues): void {
   if (values.scoring !== undefined)
     modes.scoring =
       oneOf(values.scoring, "scoring", ["paper", "ours"] as const) === "paper" ? "paper" : undefined;
+  // The paper implementation's composite protocol; `ours` is the default.
+  if (values.protocol !== undefined)
+    modes.protocol =
+      oneOf(values.protocol, "protocol", ["paper", "ours"] as const) === "paper" ? "paper" : undefined;
   const set = Object.fromEntries(Object.entries(modes).filter(([, v]) => v !== undefined)) as RunModes;
   o.modes = Object.keys(set).length > 0 ? set : undefined;
 }

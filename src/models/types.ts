@@ -36,6 +36,13 @@ export type ModelRequest = {
   step: "atomic" | "plan" | "round";
   /** 1-based execution round (composite). */
   round?: number;
+  /**
+   * `--protocol paper` (src/protocol/paperComposite.ts): set on its plan and round requests, so a
+   * gold or scripted model can answer that protocol's plan format; `subtask` is the 1-based plan
+   * subtask a round works on. Absent under our protocol.
+   */
+  protocol?: "paper" | undefined;
+  subtask?: number | undefined;
   /** Told when a provider request is about to be sent again (progress lines show it while it waits). */
   onRetry?: ((notice: RetryNotice) => void) | undefined;
 };

@@ -2,11 +2,21 @@ import type { InstanceResult } from "../results/types.ts";
 import { paperScoring } from "../validators/paperScoring.ts";
 import { type AtomicAttemptParameters, runAtomicAttempt } from "./atomic.ts";
 import { runCompositeAttempt } from "./composite.ts";
+import { runPaperCompositeAttempt } from "./paperComposite.ts";
 
-/** Runs one attempt with the protocol of the task's split (SPEC.md §6). */
+/**
+ * Runs one attempt with the protocol of the task's split: atomic, or composite (ours, or under
+ * `--protocol paper` the paper implementation's for the paper's tasks; a hard-split composite keeps
+ * ours, where an error report ends the attempt as its judgement checks need).
+ */
 export async function runAttempt(p: AtomicAttemptParameters): Promise<InstanceResult> {
-  const result = await (p.task.spec.split === "composite" ? runCompositeAttempt(p) : runAtomicAttempt(p));
+  const paperTask = (p.task.spec.set ?? "paper") === "paper";
+  const result = await (p.task.spec.split !== "composite"
+    ? runAtomicAttempt(p)
+    : p.modes?.protocol === "paper" && paperTask
+      ? runPaperCompositeAttempt(p)
+      : runCompositeAttempt(p));
   // `--scoring paper`: the same attempt scored the paper's way too, beside ours (paper tasks only).
-  if (p.modes?.scoring !== "paper" || (p.task.spec.set ?? "paper") !== "paper") return result;
+  if (p.modes?.scoring !== "paper" || !paperTask) return result;
   return { ...result, paperScoring: paperScoring(result, p.task.spec) };
 }

@@ -26,7 +26,7 @@ import {
 } from "./atomic.ts";
 import { parseRound } from "./control.ts";
 import { effectCheck, withEffectFlags } from "./effectCheck.ts";
-import { runExecution } from "./execution.ts";
+import { type ExecutionOutcome, runExecution } from "./execution.ts";
 import { compositePrompt, taskHint } from "./prompt.ts";
 
 /** The same inputs as an atomic attempt; the lease is held for the whole conversation. */
@@ -47,24 +47,208 @@ function describeTx(tx: SentTransaction, changes: string[]): string {
   return lines.join("\n");
 }
 
+/** What a composite attempt has set up before its first model call (src/protocol/atomic.ts `setUpInstance`). */
+export type CompositeSetUp = Awaited<ReturnType<typeof setUpInstance>> & {
+  clock: ReturnType<typeof stopwatch>;
+  /** The checks' values read at `init`, after the pre-state. */
+  prepared: unknown[];
+};
+
+/** The instance's starting state and the checks' `init` reads, shared by both composite protocols. */
+export async function setUpComposite(p: CompositeAttemptParameters): Promise<CompositeSetUp> {
+  const clock = stopwatch();
+  const setUp = await setUpInstance(p, clock);
+  const prepared = await clock.lap("checks.init", () =>
+    Promise.all(p.task.checks.map((c) => c.prepare?.(setUp.ctx))),
+  );
+  return { ...setUp, clock, prepared };
+}
+
 /**
- * One composite attempt (SPEC.md §6, TASKS.md §0 composite protocol assumptions): a planning call
+ * Runs one round's module in the sandbox (docs/SECURITY.md) and records what it did on `record` (and a
+ * transaction on `ctx`): a transaction (`transaction`, or `failed` when it reverted), an answer
+ * (`answer`), or a failure. Integrity violations are appended to `violations`; refusals and
+ * violations are left to the protocol.
+ */
+export async function executeRoundModule(
+  p: CompositeAttemptParameters,
+  s: Pick<CompositeSetUp, "clients" | "ctx" | "clock">,
+  code: string,
+  record: RoundRecord,
+  violations: IntegrityViolationRecord[],
+): Promise<ExecutionOutcome> {
+  const outcome = await runExecution({
+    code,
+    clients: s.clients,
+    world: p.world,
+    expect: "either",
+    timeoutMs: p.timeoutMs,
+    memoryMb: p.memoryMb,
+    signTypedData: p.task.spec.wallet?.signTypedData,
+  });
+  for (const [k, v] of Object.entries(outcome.timings)) s.clock.timings[k] = (s.clock.timings[k] ?? 0) + v;
+  violations.push(...outcome.violations);
+  if (outcome.failure) {
+    record.kind = "failed";
+    record.failure = outcome.failure;
+  } else if (outcome.tx) {
+    s.ctx.txs.push(outcome.tx);
+    s.ctx.feesPaid += outcome.tx.fee;
+    record.transaction = txRecord(outcome.tx);
+    record.kind = outcome.tx.receipt.status === "success" ? "transaction" : "failed";
+    if (record.kind === "failed")
+      record.failure = {
+        class: "checks_failed",
+        code: "reverted",
+        reason: outcome.tx.revertReason ?? "reverted",
+      };
+  } else if (outcome.answer) {
+    record.kind = "answer";
+    record.answer = jsonSafe(outcome.answer);
+  }
+  return outcome;
+}
+
+/** How a composite conversation ended, as {@link judgeComposite} scores it. */
+export type CompositeConversation = {
+  rounds: RoundRecord[];
+  violations: IntegrityViolationRecord[];
+  /** The submitted answer (the checks' `ctx.answer`). */
+  answer: Record<string, unknown>;
+  endedBy: CompositeRecord["endedBy"];
+  refusal?: { reason: string } | undefined;
+  plan: string;
+  planSteps: string[] | null;
+  /** What the model was sent and answered, in order (results.json `prompt`). */
+  messages: ChatMessage[];
+  usage: UsageRecord | undefined;
+  kOpt: number;
+  budget: number;
+  /**
+   * The decay when no round counted (K_act = 0): 1 here (nothing ran, nothing decays; the checks
+   * decide), 0 in the paper's implementation (min(1, K_opt / K_act) with K_act ≤ 0 → 0).
+   */
+  zeroRoundsDecay: 0 | 1;
+  /** Extra fields of the composite record (the paper protocol's plan as parsed). */
+  record?: Partial<CompositeRecord> | undefined;
+};
+
+/**
+ * Scores a finished conversation, whichever protocol led it: the task's end-state checks at `final`
+ * (against `init`), then the effect ledger's ★ check over every round (last: it leaves the chain at
+ * the gold answer's end state). Base = 100 iff every check holds and the attempt did not end by an
+ * error report (unless refusing is what the task's checks ask for) or an integrity violation;
+ * final = base × min(1, K_opt / K_act).
+ */
+export async function judgeComposite(
+  p: CompositeAttemptParameters,
+  s: CompositeSetUp,
+  c: CompositeConversation,
+): Promise<InstanceResult> {
+  const { task, instance, world } = p;
+  const { clock, ctx } = s;
+  const { rounds, violations, endedBy, refusal } = c;
+  const kAct = rounds.filter((r) => r.counted).length;
+  const kFailed = rounds.filter(
+    (r) => r.counted && (r.kind === "failed" || r.kind === "error_report"),
+  ).length;
+  const kQuery = rounds.filter((r) => r.kind === "answer").length;
+  ctx.answer = c.answer;
+  ctx.tx = ctx.txs.at(-1);
+  ctx.refusal = refusal;
+  const integrity = violations.length > 0;
+  let checks: CheckResult[];
+  let safety: SafetyFlag[] | undefined;
+  let execution: ExecutionCost | undefined;
+  if (integrity) checks = unevaluated(task, "not evaluated: integrity violation");
+  else {
+    const endState = await clock.lap("checks", () => evaluateChecks(task, ctx, s.prepared));
+    const flags = await clock.lap("safety", () => safetyFlags(ctx, endState));
+    const effects = await clock.lap("effects", () =>
+      effectCheck(task, instance, world, s.clients, s.window, p.goldCache),
+    );
+    checks = [...endState, effects.check];
+    safety = withEffectFlags(flags, effects);
+    execution = effects.cost;
+  }
+  // An error report ends the attempt with base 0, except on a judgement task (a `refused` check), where
+  // refusing is what the checks ask for: there the checks alone decide.
+  const refusalAllowed = expectsRefusal(task);
+  const base =
+    !integrity && (endedBy !== "error_report" || refusalAllowed) && checks.every((x) => x.passed) ? 100 : 0;
+  const decay = kAct === 0 ? c.zeroRoundsDecay : Math.min(1, c.kOpt / kAct);
+  const score = Math.round(base * decay * 100) / 100;
+  const failure: Failure | null = integrity
+    ? {
+        class: "integrity_violation",
+        reason: violations.map((v) => `${v.kind}${v.method ? ` ${v.method}` : ""}`).join(", "),
+      }
+    : base === 0
+      ? {
+          class: "checks_failed",
+          code:
+            endedBy === "budget"
+              ? "budget_exhausted"
+              : endedBy === "error_report"
+                ? "error_report"
+                : undefined,
+          reason:
+            checks
+              .filter((x) => !x.passed)
+              .map((x) => `${x.name}: ${x.detail}`)
+              .join(" | ") || `ended by ${endedBy}`,
+        }
+      : null;
+  const composite: CompositeRecord = {
+    kOpt: c.kOpt,
+    kAct,
+    kFailed,
+    kQuery,
+    budget: c.budget,
+    base,
+    decay,
+    endedBy,
+    answer: jsonSafe(c.answer),
+    plan: c.plan,
+    planSteps: c.planSteps,
+    rounds,
+    ethersNotDefined: rounds.some((r) => r.failure?.reason.includes("ethers is not defined")),
+    ...c.record,
+  };
+  return {
+    ...instanceFields(task, instance, p.model),
+    score,
+    passed: isPass(score),
+    checks,
+    safety,
+    ...(execution ? { execution } : {}),
+    failure,
+    integrityViolations: violations,
+    ...(refusal ? { refusal } : {}),
+    prompt: c.messages,
+    response: rounds.map((r) => r.response).join("\n\n---\n\n"),
+    usage: c.usage,
+    durationMs: clock.elapsed(),
+    timings: clock.timings,
+    composite,
+  };
+}
+
+/**
+ * One composite attempt under our protocol (README "Comparing with the paper", protocol rows): a planning call
  * (not counted), then execution rounds with the whole conversation kept. Each response is one round:
  * one module (a transaction or an `{answer}`) and/or a control JSON; `submit` takes effect after the
  * round's module ran, and the module's answer fields join the submitted answer. The budget is
- * `optimal_steps × max_rounds_multiplier`. Base = 100 iff every end-state check holds (against `init`);
- * final = base × min(1, K_opt / K_act).
+ * `optimal_steps × max_rounds_multiplier`. Scored by {@link judgeComposite}. (`--protocol paper`:
+ * src/protocol/paperComposite.ts.)
  */
 export async function runCompositeAttempt(p: CompositeAttemptParameters): Promise<InstanceResult> {
-  const clock = stopwatch();
   const { task, instance, world } = p;
   const kOpt = task.spec.optimal_steps!;
   const budget = kOpt * task.spec.max_rounds_multiplier!;
 
-  const { clients, ctx, window } = await setUpInstance(p, clock);
-  const prepared = await clock.lap("checks.init", () =>
-    Promise.all(task.checks.map((c) => c.prepare?.(ctx))),
-  );
+  const s = await setUpComposite(p);
+  const { clients, clock } = s;
 
   const messages: ChatMessage[] = compositePrompt(instance, task.spec.answer, world, budget, {
     modes: p.modes,
@@ -116,32 +300,10 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
       if (request.code) {
         record.counted = true;
         const before = await readHoldings(clients.public, world);
-        const outcome = await runExecution({
-          code: request.code,
-          clients,
-          world,
-          expect: "either",
-          timeoutMs: p.timeoutMs,
-          memoryMb: p.memoryMb,
-          signTypedData: task.spec.wallet?.signTypedData,
-        });
-        for (const [k, v] of Object.entries(outcome.timings)) clock.timings[k] = (clock.timings[k] ?? 0) + v;
-        violations.push(...outcome.violations);
+        const outcome = await executeRoundModule(p, s, request.code, record, violations);
         if (outcome.failure) {
-          record.kind = "failed";
-          record.failure = outcome.failure;
           record.feedback = `Execution failed (${outcome.failure.class}${outcome.failure.code ? `/${outcome.failure.code}` : ""}): ${outcome.failure.reason}`;
         } else if (outcome.tx) {
-          ctx.txs.push(outcome.tx);
-          ctx.feesPaid += outcome.tx.fee;
-          record.transaction = txRecord(outcome.tx);
-          record.kind = outcome.tx.receipt.status === "success" ? "transaction" : "failed";
-          if (record.kind === "failed")
-            record.failure = {
-              class: "checks_failed",
-              code: "reverted",
-              reason: outcome.tx.revertReason ?? "reverted",
-            };
           const changes = describeHoldingChanges(before, await readHoldings(clients.public, world));
           record.feedback = describeTx(
             outcome.tx,
@@ -149,8 +311,6 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
           );
         } else if (outcome.answer) {
           moduleAnswer = outcome.answer;
-          record.kind = "answer";
-          record.answer = jsonSafe(outcome.answer);
           record.feedback = `Your module returned the answer ${JSON.stringify(record.answer)}. Nothing was sent.`;
         }
         if (outcome.failure?.class === "integrity_violation") {
@@ -160,7 +320,7 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
         }
         // A module that decides at run time to refuse (`{ refuse: { reason } }`, as in atomic tasks) ends
         // the attempt like the error control message: the decision needs chain state only code can read
-        // in the same round (issue 20, conditional workflows).
+        // in the same round (conditional workflows of the hard split).
         if (outcome.refusal) {
           record.kind = "error_report";
           record.control = "error";
@@ -197,89 +357,18 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
     });
   }
 
-  const kAct = rounds.filter((r) => r.counted).length;
-  const kFailed = rounds.filter(
-    (r) => r.counted && (r.kind === "failed" || r.kind === "error_report"),
-  ).length;
-  const kQuery = rounds.filter((r) => r.kind === "answer").length;
-  ctx.answer = answer;
-  ctx.tx = ctx.txs.at(-1);
-  ctx.refusal = refusal;
-  const integrity = violations.length > 0;
-  let checks: CheckResult[];
-  let safety: SafetyFlag[] | undefined;
-  let execution: ExecutionCost | undefined;
-  if (integrity) checks = unevaluated(task, "not evaluated: integrity violation");
-  else {
-    // The task's end-state checks, then the effect ledger's ★ check over every round (last: it leaves
-    // the chain at the gold answer's end state).
-    const endState = await clock.lap("checks", () => evaluateChecks(task, ctx, prepared));
-    const flags = await clock.lap("safety", () => safetyFlags(ctx, endState));
-    const effects = await clock.lap("effects", () =>
-      effectCheck(task, instance, world, clients, window, p.goldCache),
-    );
-    checks = [...endState, effects.check];
-    safety = withEffectFlags(flags, effects);
-    execution = effects.cost;
-  }
-  // An error report ends the attempt with base 0, except on a judgement task (a `refused` check), where
-  // refusing is what the checks ask for (issue 20): there the checks alone decide.
-  const refusalAllowed = expectsRefusal(task);
-  const base =
-    !integrity && (endedBy !== "error_report" || refusalAllowed) && checks.every((c) => c.passed) ? 100 : 0;
-  const decay = kAct === 0 ? 1 : Math.min(1, kOpt / kAct);
-  const score = Math.round(base * decay * 100) / 100;
-  const failure: Failure | null = integrity
-    ? {
-        class: "integrity_violation",
-        reason: violations.map((v) => `${v.kind}${v.method ? ` ${v.method}` : ""}`).join(", "),
-      }
-    : base === 0
-      ? {
-          class: "checks_failed",
-          code:
-            endedBy === "budget"
-              ? "budget_exhausted"
-              : endedBy === "error_report"
-                ? "error_report"
-                : undefined,
-          reason:
-            checks
-              .filter((c) => !c.passed)
-              .map((c) => `${c.name}: ${c.detail}`)
-              .join(" | ") || `ended by ${endedBy}`,
-        }
-      : null;
-  const composite: CompositeRecord = {
-    kOpt,
-    kAct,
-    kFailed,
-    kQuery,
-    budget,
-    base,
-    decay,
+  return judgeComposite(p, s, {
+    rounds,
+    violations,
+    answer,
     endedBy,
-    answer: jsonSafe(answer),
+    refusal,
     plan,
     planSteps: planSteps(plan),
-    rounds,
-    ethersNotDefined: rounds.some((r) => r.failure?.reason.includes("ethers is not defined")),
-  };
-  return {
-    ...instanceFields(task, instance, p.model),
-    score,
-    passed: isPass(score),
-    checks,
-    safety,
-    ...(execution ? { execution } : {}),
-    failure,
-    integrityViolations: violations,
-    ...(refusal ? { refusal } : {}),
-    prompt: messages,
-    response: rounds.map((r) => r.response).join("\n\n---\n\n"),
+    messages,
     usage,
-    durationMs: clock.elapsed(),
-    timings: clock.timings,
-    composite,
-  };
+    kOpt,
+    budget,
+    zeroRoundsDecay: 1,
+  });
 }

@@ -21,7 +21,7 @@ const MAX_UNCLOSED_ATTEMPTS = 32;
  * Balanced `{…}` spans of text outside fenced blocks (a bare control JSON written inline). Fenced
  * blocks, and everything after a fence that is never closed (a truncated block), are not prose.
  */
-function bareObjects(text: string): string[] {
+export function bareObjects(text: string): string[] {
   const { blocks, unclosedAt } = fencedSpans(text);
   let outside = "";
   let from = 0;

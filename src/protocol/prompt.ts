@@ -175,15 +175,9 @@ Protocol:
 6. Every reply with a code block counts as a round, failed ones included; so does an error report and a reply that cannot be parsed.
    A reply holding only {"submit": ...} does not count. Fewer rounds score higher; past the round budget the attempt ends.`;
 
-/** The opening messages of a composite attempt: role, then environment + task + answer contract + budget. */
-export function compositePrompt(
-  instance: Instance,
-  answer: AnswerSpec | undefined,
-  world: World,
-  budget: number,
-  mode?: PromptModes,
-): ChatMessage[] {
-  const fields = answer
+/** What a composite's submit must carry: each answer field with its type and unit, or that none is needed. */
+function submitFields(answer: AnswerSpec | undefined): string {
+  return answer
     ? [
         "When you submit, the answer must contain these fields:",
         ...Object.entries(answer.fields).map(
@@ -192,6 +186,17 @@ export function compositePrompt(
         ),
       ].join("\n")
     : 'No answer fields are needed: submit with {"submit": true}.';
+}
+
+/** The opening messages of a composite attempt: role, then environment + task + answer contract + budget. */
+export function compositePrompt(
+  instance: Instance,
+  answer: AnswerSpec | undefined,
+  world: World,
+  budget: number,
+  mode?: PromptModes,
+): ChatMessage[] {
+  const fields = submitFields(answer);
   return [
     { role: "system", content: COMPOSITE_ROLE },
     {
@@ -199,4 +204,78 @@ export function compositePrompt(
       content: `${environmentPrompt(world, CATALOGUE, mode?.modes, mode?.set, mode?.signTypedData)}\n\nTask:\n${withHint(instance.taskText, mode)}\n\n${fields}\n\nYou have at most ${budget} execution rounds. Reply now with your plan.`,
     },
   ];
+}
+
+/**
+ * `--protocol paper`: the role part of the paper implementation's composite prompt (README "Comparing
+ * with the paper", protocol rows): an agent that queries, executes, reports errors and submits, in
+ * the response formats of that protocol (query / error / submit control JSON, execution as one
+ * TypeScript block). Our answer contract is added: the submit carries the answer fields the checks read.
+ */
+const PAPER_COMPOSITE_ROLE = `You are a blockchain agent on BNB Smart Chain completing a multi-step task. You can query chain state, execute transactions, detect errors and submit the result. Fewer rounds score higher.
+Response formats:
+- Query: a \`\`\`json block {"action": "query", "query_type": "token_balance", "token_address": "0x...", "account": "0x... (optional, default: the agent)", "submit": false}. The platform reads the token balance for you.
+- Execute: one \`\`\`typescript code block exporting
+    export async function executeSkill(providerUrl: string, agentAddress: string, deployedContracts: Record<string, string>)
+  that returns ONE transaction request { to, data?, value? } (the platform signs it with the agent's key and sends it) or { answer: { ... } } for a read-only step.
+- Error: a \`\`\`json block {"error_detected": true, "error_type": "...", "error_message": "...", "submit": true} when the task cannot be done as asked.
+- Completion: the reply that completes the task also carries a \`\`\`json block {"submit": true, "answer": { ... }}.
+Rules: do not alter the task's parameters; report an error instead of sending a transaction that must fail.`;
+
+/** `--protocol paper`: the execution rules added to the role for every round (after the plan). */
+const PAPER_EXECUTION_RULES = `Execution rules:
+- Work on the CURRENT SUBTASK only: one \`\`\`typescript block, or one query or error JSON.
+- Use the addresses given. Never sign or send yourself (no getSigner, no sendTransaction): return an object like { to, data, value: 0n }.
+- Each subtask gets up to 3 tries; after the third failed try it is skipped.
+- On the final subtask your reply is the submission: put {"submit": true, "answer": { ... }} in a \`\`\`json block beside the code. Answers returned in earlier rounds are NOT carried over: repeat in the submit every field you need; fields returned by the code block of the same reply are added.
+- A reply with a submit but no code block executes nothing and is a failed try.
+Example:
+\`\`\`typescript
+import { ethers } from "ethers";
+export async function executeSkill(providerUrl: string, agentAddress: string, deployedContracts: Record<string, string>) {
+  const provider = new ethers.JsonRpcProvider(providerUrl);
+  const data = new ethers.Interface(["function approve(address spender, uint256 amount)"]).encodeFunctionData("approve", [deployedContracts.pancake_router, ethers.parseUnits("1", 18)]);
+  return { to: deployedContracts.usdt, data, value: 0n };
+}
+\`\`\``;
+
+/**
+ * `--protocol paper`: the planning call (not counted): the composite system prompt (role +
+ * environment + task + answer contract), then the request for a plan of subtasks as JSON, the shape
+ * the paper implementation parses: {"plan": {"total_steps": n, "subtasks": [{step, description,
+ * action_type, contract, details}]}}.
+ */
+export function paperPlanPrompt(
+  instance: Instance,
+  answer: AnswerSpec | undefined,
+  world: World,
+  budget: number,
+  mode?: PromptModes,
+): ChatMessage[] {
+  return [
+    { role: "system", content: paperSystem(instance, answer, world, mode) },
+    {
+      role: "user",
+      content: `Plan the task before anything is executed. Reply with JSON only, in a \`\`\`json block:
+{"plan": {"total_steps": <n>, "subtasks": [{"step": 1, "description": "...", "action_type": "...", "contract": "...", "details": "..."}]}}
+Each subtask is one round: one query or one transaction. The subtasks drive the rounds that follow, in order. You have at most ${budget} rounds.`,
+    },
+  ];
+}
+
+/** `--protocol paper`: the system message of every execution round: the planning system prompt + execution rules. */
+export function paperRoundSystem(
+  instance: Instance,
+  answer: AnswerSpec | undefined,
+  world: World,
+  mode?: PromptModes,
+): ChatMessage {
+  return {
+    role: "system",
+    content: `${paperSystem(instance, answer, world, mode)}\n\n${PAPER_EXECUTION_RULES}`,
+  };
+}
+
+function paperSystem(instance: Instance, answer: AnswerSpec | undefined, world: World, mode?: PromptModes) {
+  return `${PAPER_COMPOSITE_ROLE}\n\n${environmentPrompt(world, CATALOGUE, mode?.modes, mode?.set, mode?.signTypedData)}\n\nTask:\n${withHint(instance.taskText, mode)}\n\n${submitFields(answer)}`;
 }

@@ -330,8 +330,28 @@ export type RoundRecord = {
   transaction?: TransactionRecord | undefined;
   answer?: unknown;
   failure?: Failure | undefined;
-  control?: "submit" | "error" | undefined;
+  control?: "submit" | "error" | "query" | undefined;
   feedback: string;
+  /**
+   * `--protocol paper`: the 1-based plan subtask the round worked on (README "Comparing with the
+   * paper", protocol rows). Absent under our protocol.
+   */
+  subtask?: number | undefined;
+  /** `--protocol paper`: the round's try at its subtask, 1–3 (the third failed try skips it). */
+  try?: number | undefined;
+};
+
+/**
+ * `--protocol paper`: one subtask of the parsed plan, the fields the paper implementation's planning
+ * call asks for (action type, contract, details: paper §4, composite tasks), each a string ("" when
+ * the plan left it out).
+ */
+export type PlanSubtask = {
+  step: number;
+  description: string;
+  action_type: string;
+  contract: string;
+  details: string;
 };
 
 /** The composite part of an instance result: K values (paper §3.7, Table 2) and the transcript. */
@@ -348,7 +368,11 @@ export type CompositeRecord = {
   base: number;
   /** min(1, K_opt / K_act). */
   decay: number;
-  endedBy: "submit" | "error_report" | "budget" | "integrity_violation";
+  /**
+   * `plan_done` (`--protocol paper` only): every subtask of the plan was done or skipped without a
+   * submit, which the paper's implementation takes as the final submission.
+   */
+  endedBy: "submit" | "error_report" | "budget" | "integrity_violation" | "plan_done";
   /** The submitted answer, with fields returned by the last module joined. */
   answer: unknown;
   plan: string;
@@ -357,6 +381,19 @@ export type CompositeRecord = {
   rounds: RoundRecord[];
   /** Some round failed with "ethers is not defined" (the paper's ethers% metric). */
   ethersNotDefined: boolean;
+  /**
+   * `paper` when the attempt ran the paper implementation's protocol (`--protocol paper`,
+   * src/protocol/paperComposite.ts); absent for ours (src/protocol/composite.ts).
+   */
+  protocol?: "paper" | undefined;
+  /** `--protocol paper`: the subtasks that drove the rounds (the plan as read, see `planParse`). */
+  subtasks?: PlanSubtask[] | undefined;
+  /**
+   * `--protocol paper`: how the plan was read: `json` (the plan's subtasks), `list` (numbered or
+   * "Step N" lines), or `fallback` (one subtask, the whole task, as the paper's implementation does
+   * with an unreadable plan).
+   */
+  planParse?: "json" | "list" | "fallback" | undefined;
 };
 
 /**
