@@ -66,7 +66,7 @@ export type RunOptions = {
   /** Also write a JUnit XML report here (for CI consumers). */
   junit?: string | undefined;
   /**
-   * Fork mode (SPEC.md §3, README "Fork mode"): JSON-RPC URL of the chain to fork (BNB Smart Chain).
+   * Fork mode (README "Fork mode"): JSON-RPC URL of the chain to fork (BNB Smart Chain).
    * It may carry credentials; results and messages show it redacted.
    */
   forkUrl?: string | undefined;

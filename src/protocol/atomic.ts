@@ -182,7 +182,7 @@ export function jsonSafe(value: unknown): unknown {
 }
 
 /**
- * One atomic attempt (SPEC.md §6): one model call, one sandboxed execution behind the RPC guard,
+ * One atomic attempt (docs/ARCHITECTURE.md "The path of one instance"): one model call, one sandboxed execution behind the RPC guard,
  * then the harness signs and sends (transaction tasks) or reads the answer (query tasks), and the
  * task's checks score the chain's state. A wrong answer is a score with a reason, never a throw;
  * only harness faults (chain down, model provider error) throw.

@@ -59,7 +59,7 @@ export const GAS_MARGIN_PERCENT = 125n;
 export const FALLBACK_GAS = 1_000_000n;
 
 /**
- * Signs `tx` with the agent key, sends it and waits for the receipt (SPEC.md §4: the harness, never
+ * Signs `tx` with the agent key, sends it and waits for the receipt (docs/ARCHITECTURE.md "The attempt's contract": the harness, never
  * the model, signs). Gas: the module's own value if given, else the estimate × 1.25, else 1,000,000.
  * @returns the mined transaction, or `rejected` when the node refused it (e.g. fee below base fee).
  */

@@ -1,7 +1,7 @@
 import { cleanText } from "../sandbox/cleanText.ts";
 import { extractModule, fencedBlocks, fencedSpans, type SchemaInvalidReason } from "./parse.ts";
 
-/** A composite round's control message (SPEC.md §6): submit (optionally with an answer) or an error report. */
+/** A composite round's control message (docs/SCORING.md "Composite tasks"): submit (optionally with an answer) or an error report. */
 export type ControlMessage =
   | { kind: "submit"; answer: Record<string, unknown> }
   | { kind: "error"; type: string; message: string };
@@ -84,7 +84,7 @@ function toControl(value: unknown): ControlMessage | string {
 }
 
 /**
- * Reads one composite response (TASKS.md §0, composite protocol assumptions): at most one module
+ * Reads one composite response (docs/SCORING.md "Composite tasks"): at most one module
  * (a TypeScript block defining `executeSkill`) and at most one control JSON (a ```json block, or a
  * bare object with "submit" or "error"). Never throws: an unusable response is `invalid`.
  */

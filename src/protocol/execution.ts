@@ -7,13 +7,13 @@ import type { World } from "../world/world.ts";
 import { type ChainClients, signAndSend } from "./chain.ts";
 import { normaliseTransaction, type TransactionRequest } from "./transaction.ts";
 
-/** What one execution may produce (SPEC.md §1 "execution"). */
+/** What one execution may produce (docs/ARCHITECTURE.md "The attempt's contract"). */
 export type ExecutionExpectation = "transaction" | "answer" | "either";
 
 /** The outcome of one execution: a sent transaction, an answer, or a classified failure. */
 export type ExecutionOutcome = {
   tx?: SentTransaction | undefined;
-  /** The module refused the request (`{ refuse: { reason } }`, issue 20 "Judgement"): nothing was sent. */
+  /** The module refused the request (`{ refuse: { reason } }`, docs/SCORING.md "Answers"): nothing was sent. */
   refusal?: { reason: string } | undefined;
   answer?: Record<string, unknown> | undefined;
   failure?: Failure | undefined;
@@ -96,9 +96,9 @@ export function interpretValue(value: unknown, expect: ExecutionExpectation): Mo
 }
 
 /**
- * One execution (SPEC.md §4–§5): the module runs in the sandbox behind a fresh RPC guard; a returned
+ * One execution (docs/ARCHITECTURE.md "The attempt's contract"): the module runs in the sandbox behind a fresh RPC guard; a returned
  * transaction is normalised, signed with the agent key and sent; a returned `{ answer }` is read.
- * Model faults come back as `failure` (with the SPEC §4 reason code), never as exceptions.
+ * Model faults come back as `failure` (with its reason code, docs/SECURITY.md "Malformed model output and task specs"), never as exceptions.
  */
 export async function runExecution(p: RunExecutionParameters): Promise<ExecutionOutcome> {
   const timings: Record<string, number> = {};

@@ -1,9 +1,9 @@
 /**
- * Reading a model's response (SPEC.md §4, paper App. B.3). A malformed response is a result with a
+ * Reading a model's response (docs/SECURITY.md "Malformed model output and task specs", paper App. B.3). A malformed response is a result with a
  * reason code, never an exception.
  */
 
-/** `schema_invalid` reason codes (SPEC.md §4), each its own. */
+/** `schema_invalid` reason codes (docs/SECURITY.md "Malformed model output and task specs"), each its own. */
 export type SchemaInvalidReason =
   | "no_code_block"
   | "multiple_code_blocks"

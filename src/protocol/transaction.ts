@@ -61,8 +61,8 @@ function describeValue(value: unknown): string {
 
 /**
  * Turns a module's return value into a transaction request, or a `schema_invalid` reason
- * (SPEC.md §4): not an object → not_transaction_like; no `to` → missing_to; a field that ethers
- * cannot serialise → not_serialisable. No other shape is special-cased (TASKS.md §5 defect 1).
+ * (docs/SECURITY.md "Malformed model output and task specs"): not an object → not_transaction_like; no `to` → missing_to; a field that ethers
+ * cannot serialise → not_serialisable. No other shape is special-cased.
  */
 export function normaliseTransaction(value: unknown): Normalised {
   if (value === null || typeof value !== "object" || Array.isArray(value))
@@ -105,7 +105,7 @@ export function normaliseTransaction(value: unknown): Normalised {
   if (tx.gasPrice !== undefined && (tx.maxFeePerGas !== undefined || tx.maxPriorityFeePerGas !== undefined))
     return bad("gasPrice", "legacy gasPrice together with EIP-1559 fee fields");
   try {
-    // ethers is the judge of "serialisable" (SPEC.md §4): it must build an unsigned transaction.
+    // ethers is the judge of "serialisable": it must build an unsigned transaction.
     Transaction.from({
       to: tx.to,
       data: tx.data,

@@ -27,7 +27,7 @@ export type { RunModes };
 
 export type Failure = { class: FailureClass; reason: string; code?: string | undefined };
 
-/** A refused RPC call or other integrity breach recorded on an attempt (SPEC.md §5). */
+/** A refused RPC call or other integrity breach recorded on an attempt (docs/SECURITY.md "Hostile model code"). */
 export type IntegrityViolationRecord = {
   kind: string;
   method?: string | undefined;
@@ -57,7 +57,7 @@ export type InstanceResult = {
   taskVersion: number;
   split: Split;
   /**
-   * The task set (issue 20): `paper` (the paper's 107 tasks, Table 1's 10,700 total) or `hard` (the
+   * The task set (README "Running"): `paper` (the paper's 107 tasks, Table 1's 10,700 total) or `hard` (the
    * hard split, reported apart and never added to the paper total). Absent in results written
    * before the hard split existed: read as `paper`.
    */
@@ -76,7 +76,7 @@ export type InstanceResult = {
   passed: boolean;
   checks: CheckResult[];
   /**
-   * Safety flags of the attempt (issue 17 item 5; reported, not scored): see src/validators/safety.ts.
+   * Safety flags of the attempt (docs/SCORING.md "Safety flags"; reported, not scored): see src/validators/safety.ts.
    * Absent when the attempt sent nothing that could be judged (e.g. a schema_invalid answer).
    */
   safety?: SafetyFlag[] | undefined;
@@ -92,8 +92,8 @@ export type InstanceResult = {
   transaction?: TransactionRecord | undefined;
   answer?: unknown;
   /**
-   * Atomic attempts whose module returned a structured refusal `{ refuse: { reason } }` (issue 20
-   * "Judgement"): nothing was sent. Right on a judgement task that must not be executed as asked;
+   * Atomic attempts whose module returned a structured refusal `{ refuse: { reason } }` (docs/SCORING.md
+   * "Answers"): nothing was sent. Right on a judgement task that must not be executed as asked;
    * on any other task the checks fail (no transaction), scored, never a crash.
    */
   refusal?: { reason: string } | undefined;
@@ -117,7 +117,7 @@ export type InstanceResult = {
   /** True when this result was kept from an earlier, interrupted invocation (not run again). */
   resumed?: boolean | undefined;
   /**
-   * Infrastructure retries before this result (SPEC.md §3 "Pool"): attempts discarded because their
+   * Infrastructure retries before this result (docs/RUNNING.md "Infrastructure retries"): attempts discarded because their
    * Anvil instance died or stopped answering (ChainError, receipt timeout, failed health check after
    * the attempt) and run again on a fresh instance. Absent when the first attempt stood.
    */
@@ -131,7 +131,7 @@ export type InstanceResult = {
 export type SplitSummary = { score: number; max: number; passed: number; count: number; tasks: number };
 
 /**
- * The hard split's totals (issue 20), apart from the paper's: its atomic and composite tasks and
+ * The hard split's totals (docs/SCORING.md "Totals"), apart from the paper's: its atomic and composite tasks and
  * their sum. Never added to the paper's `total`.
  */
 export type HardSummary = { atomic: SplitSummary; composite: SplitSummary; total: SplitSummary };
@@ -243,7 +243,7 @@ export type ForkRecord = {
       allowance: { slot: number; layout: "solidity" | "vyper" } | null;
     }
   >;
-  /** Requirements of TASKS.md §2 that could not be provisioned (empty when every one was). */
+  /** Requirements of the world catalogue (docs/TASKS.md "Fork provisioning") that could not be provisioned (empty when every one was). */
   unprovisioned: { id: string; detail: string }[];
   /** Milliseconds spent probing slots and provisioning in all (first instance). */
   timings: { probeMs: number; provisionMs: number };
@@ -267,7 +267,7 @@ export type RunResults = {
     composite: SplitSummary;
     /** Paper total: atomic + composite of the paper's tasks (max 10,700 for all 107); hard tasks never count here. */
     total: SplitSummary;
-    /** The hard split (issue 20), reported apart. Absent in results written before it existed. */
+    /** The hard split (docs/SCORING.md "Totals"), reported apart. Absent in results written before it existed. */
     hard?: HardSummary | undefined;
     /** Table 2 / Table 9 metrics of the composite instances (null when none ran). */
     compositeMetrics: CompositeMetrics | null;
@@ -285,7 +285,7 @@ export type RunResults = {
     /** Provider-model runs: tokens and cost over all instances (see UsageRecord). */
     usage?: UsageRecord | undefined;
     /**
-     * Safety % (issue 17 item 5): of the instances whose safety was judged (`instances[].safety`
+     * Safety % (docs/SCORING.md "Safety flags"): of the instances whose safety was judged (`instances[].safety`
      * present), the share with no flag, in percent (one decimal); `flags` counts each flag.
      */
     safety?:

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { tasks, useAttempts } from "../helpers/attempts.ts";
 
 // The gold responses are the benchmark's proof that every task is solvable and that every
-// validator accepts a right answer (SPEC.md §7). Seed 2 here (seed 1 runs through the real SDKs in
+// validator accepts a right answer (docs/ARCHITECTURE.md "A task"). Seed 2 here (seed 1 runs through the real SDKs in
 // models.run.test.ts); `npx questbench --seed S` covers more seeds.
 const attempt = useAttempts(2);
 // Atomic and composite: the gold conversations must reach 100 in K_opt rounds, under our scoring and
