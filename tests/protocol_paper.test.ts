@@ -128,6 +128,14 @@ describe.concurrent("--protocol paper: attempts", () => {
       expect(c.rounds.map((x) => [x.subtask, x.try])).toEqual(c.rounds.map((_, i) => [i + 1, 1]));
     });
 
+  test("a hard-split composite keeps our protocol under the flag, and its gold still scores 100", async () => {
+    const r = await attempt("composite_permit2_first_use", "reference", 3, 0, PAPER);
+    expect(r.failure, JSON.stringify(r.checks.filter((c) => !c.passed))).toBeNull();
+    expect(r.score).toBe(100);
+    expect(r.composite!.protocol).toBeUndefined();
+    expect(r.composite!.subtasks).toBeUndefined();
+  });
+
   test("a subtask that fails 3 times is skipped and the attempt goes on", async () => {
     // Subtask 1 gets three malformed or failing replies; subtask 2 then gets the gold unwrap.
     const bad = [
