@@ -16,9 +16,10 @@ import { worldIdentity, worldStatePath } from "../../src/world/paths.ts";
 
 /**
  * Once per Vitest session: installs the sandbox barriers, boots `--concurrency` Anvil instances from
- * the world state (SPEC.md §3 "Pool"; with `--fork-url`, forks provisioned by src/world/fork) and
- * builds the run manifest; provides their URLs, the fork and the manifest to the tests and the
- * reporter. The test file's pool fixture takes the instances over; they stop when the session ends.
+ * the world state (the Anvil pool, README "Layout"; with `--fork-url`, forks provisioned by
+ * src/world/fork, README "Fork mode") and builds the run manifest; provides their URLs, the fork and
+ * the manifest to the tests and the reporter. The test file's pool fixture takes the instances over;
+ * they stop when the session ends.
  */
 export default async function setup(project: TestProject) {
   phase("global setup: start");
@@ -50,7 +51,7 @@ export default async function setup(project: TestProject) {
       // Fork mode only: provisioning (viem) and the loaded task texts.
       const [{ bootForkInstance, resolveFork }, { tasksToSkip }, { loadTasks }] = await Promise.all([
         import("../../src/world/fork/boot.ts"),
-        import("../../src/world/fork/provision.ts"),
+        import("../../src/world/fork/requirements.ts"),
         import("../../src/tasks/load.ts"),
       ]);
       const tasks = loadTasks(undefined, options.tasksDirs);
@@ -66,7 +67,7 @@ export default async function setup(project: TestProject) {
       handles.push(...rest.map((r) => r.handle));
       const texts = tasks.map((t) => ({
         id: t.spec.id,
-        // The spec and its gold answer (gold.ts / gold/ sit beside task.json since issue 15).
+        // The spec and its gold answer (gold.ts / gold/ sit beside task.json, README "Write your own task").
         text: [
           readFileSync(path.resolve(PROJECT_ROOT, t.spec.file), "utf8"),
           ...Object.values(t.spec.reference ?? {}).flat(),
