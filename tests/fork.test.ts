@@ -22,6 +22,7 @@ import { localBsc } from "../src/protocol/chain.ts";
 import { parseRunFlags, UsageError } from "../src/runOptions.ts";
 import { type AnvilHandle, startAnvil } from "../src/world/anvil.ts";
 import { resolveFork } from "../src/world/fork/boot.ts";
+import { provisionFork } from "../src/world/fork/provision.ts";
 import { redactUrl, scrubUrl, urlSecrets } from "../src/world/fork/redact.ts";
 import { findAllowanceSlot, findBalanceSlot, writeTokenBalance } from "../src/world/fork/slots.ts";
 import { anvilRpc } from "../src/world/pool.ts";
@@ -316,6 +317,19 @@ describe("npx questbench --fork-url", () => {
       expect(run.stdout).toContain("erc721_safe_transfer (epoch 0): fork pre-state not provisioned");
     } finally {
       await served.stop();
+    }
+  });
+});
+
+describe("provisionFork", () => {
+  test("refuses a fork that is not the chain it was asked to provision, before touching it", async () => {
+    const anvil = await startAnvil({ chainId: 56 });
+    try {
+      const refused = await provisionFork({ url: anvil.url, chainId: 97 }).catch((e) => e);
+      expect(refused).toBeInstanceOf(ChainError);
+      expect(refused.shortMessage).toBe("Fork provisioning was asked for chain 97; the fork is chain 56.");
+    } finally {
+      await anvil.stop();
     }
   });
 });

@@ -48,7 +48,7 @@ export type ProvisionReport = {
 export type ProvisionForkParameters = {
   /** Direct URL of the forked Anvil (cheat methods allowed: the harness's own channel). */
   url: string;
-  /** Chain id of the fork (56 for BNB Smart Chain). */
+  /** Chain id the fork must answer: 56 (BNB Smart Chain), the only chain fork mode runs on. */
   chainId: number;
   /** The world to provision; default the world catalogue (src/world/catalogue.ts). */
   catalogue?: Catalogue | undefined;
@@ -71,15 +71,15 @@ export type ProvisionForkParameters = {
  * fails is recorded; the requirements are then verified by reading the chain
  * ({@link verifyRequirements}).
  *
- * @throws {ChainError} when the fork is not chain 56 or a canonical contract has no code (nothing
- *   of the benchmark can run); failures of single steps are reported, not thrown.
+ * @throws {ChainError} when the fork is not chain 56 or not `chainId`, or a canonical contract has no
+ *   code (nothing of the benchmark can run); failures of single steps are reported, not thrown.
  */
 export async function provisionFork(
   parameters: ProvisionForkParameters,
 ): Promise<{ world: World; report: ProvisionReport }> {
   const p = openProvisioning(parameters);
   const started = performance.now();
-  await checkFork(p);
+  await checkFork(p, parameters.chainId);
   await fundGas(p);
 
   const probeStart = performance.now();

@@ -9,17 +9,22 @@ import { primeWorldClock } from "../../pool.ts";
 import type { Provisioning } from "../context.ts";
 
 /**
- * Preconditions: the fork is BNB Smart Chain and has code at every canonical contract. Without
- * these no task can run, so they throw.
+ * Preconditions: the fork is BNB Smart Chain, the chain the caller asked for, and has code at every
+ * canonical contract. Without these no task can run, so they throw.
  *
  * Reads: the fork's chain id and the code at `canonical`. Writes: nothing.
- * @throws {ChainError} when the fork is not chain 56 or lacks a canonical contract.
+ * @param chainId the chain id the caller expects the fork to answer.
+ * @throws {ChainError} when the fork is not chain 56, is not `chainId`, or lacks a canonical contract.
  */
-export async function checkFork(p: Provisioning): Promise<void> {
+export async function checkFork(p: Provisioning, chainId: number): Promise<void> {
   const remoteChainId = Number(await p.rpc<Hex>("eth_chainId"));
   if (remoteChainId !== 56)
     throw new ChainError(
       `Fork mode needs BNB Smart Chain (chain id 56); the fork is chain ${remoteChainId}.`,
+    );
+  if (chainId !== remoteChainId)
+    throw new ChainError(
+      `Fork provisioning was asked for chain ${chainId}; the fork is chain ${remoteChainId}.`,
     );
   const missingCode: string[] = [];
   for (const [key, address] of Object.entries(p.canonical))
