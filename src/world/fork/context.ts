@@ -96,7 +96,7 @@ export type Provisioning = {
   /** Direct URL of the forked Anvil. */
   url: string;
   catalogue: Catalogue;
-  /** The ERC-20 holdings to plant (the catalogue's `HOLDINGS`). */
+  /** The ERC-20 holdings to plant (default the catalogue's `HOLDINGS`). */
   holdings: readonly Holding[];
   artifactsDir: string | undefined;
   /** The canonical contracts the fork must already have code at (README "The world"). */
@@ -139,6 +139,7 @@ export type ProvisioningParameters = {
   url: string;
   chainId: number;
   catalogue?: Catalogue | undefined;
+  holdings?: readonly Holding[] | undefined;
   artifactsDir?: string | undefined;
 };
 
@@ -225,7 +226,7 @@ export function openProvisioning(parameters: ProvisioningParameters): Provisioni
   return {
     url,
     catalogue,
-    holdings: HOLDINGS,
+    holdings: parameters.holdings ?? HOLDINGS,
     artifactsDir: parameters.artifactsDir,
     canonical,
     probedTokens,

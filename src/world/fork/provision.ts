@@ -52,6 +52,11 @@ export type ProvisionForkParameters = {
   chainId: number;
   /** The world to provision; default the world catalogue (src/world/catalogue.ts). */
   catalogue?: Catalogue | undefined;
+  /**
+   * The ERC-20 holdings of the snapshot to plant and check; default the catalogue's `HOLDINGS`
+   * (a custom catalogue passes its own, e.g. with a line for its new token).
+   */
+  holdings?: readonly Holding[] | undefined;
   /** Where the own contracts' artifacts are; default `fixtures/artifacts`. */
   artifactsDir?: string | undefined;
 };
@@ -102,7 +107,7 @@ export async function provisionFork(
   await settleNativeBalances(p);
 
   const world = await assembleWorld(p, { slots, P, stakeTimestamp });
-  const requirements = await verifyRequirements(p.client, world, p.errors, p.catalogue);
+  const requirements = await verifyRequirements(p.client, world, p.errors, p.catalogue, p.holdings);
   return {
     world,
     report: {
