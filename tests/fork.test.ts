@@ -21,7 +21,9 @@ import { ChainError } from "../src/errors.ts";
 import { localBsc } from "../src/protocol/chain.ts";
 import { parseRunFlags, UsageError } from "../src/runOptions.ts";
 import { type AnvilHandle, startAnvil } from "../src/world/anvil.ts";
+import { HOLDINGS } from "../src/world/catalogue.ts";
 import { resolveFork } from "../src/world/fork/boot.ts";
+import { provisionFork } from "../src/world/fork/provision.ts";
 import { redactUrl, scrubUrl, urlSecrets } from "../src/world/fork/redact.ts";
 import { findAllowanceSlot, findBalanceSlot, writeTokenBalance } from "../src/world/fork/slots.ts";
 import { anvilRpc } from "../src/world/pool.ts";
@@ -318,4 +320,47 @@ describe("npx questbench --fork-url", () => {
       await served.stop();
     }
   });
+});
+
+describe("provisionFork", () => {
+  test("refuses a fork that is not the chain it was asked to provision, before touching it", async () => {
+    const anvil = await startAnvil({ chainId: 56 });
+    try {
+      const refused = await provisionFork({ url: anvil.url, chainId: 97 }).catch((e) => e);
+      expect(refused).toBeInstanceOf(ChainError);
+      expect(refused.shortMessage).toBe("Fork provisioning was asked for chain 97; the fork is chain 56.");
+    } finally {
+      await anvil.stop();
+    }
+  });
+
+  test("plants and checks the holdings it is given: a custom catalogue's extra holding reaches the fork", async () => {
+    const served = await serveWorld();
+    const fork = await startAnvil({ forkUrl: served.url, chainId: 56 });
+    try {
+      const extra = { holder: "rich", token: "busd", amount: "7" } as const;
+      const { world: forked, report } = await provisionFork({
+        url: fork.url,
+        chainId: 56,
+        holdings: [...HOLDINGS, extra],
+      });
+      expect(report.requirements.filter((r) => !r.ok)).toEqual([]);
+      expect(report.requirements.find((r) => r.id === "rich holds 7 BUSD")).toMatchObject({
+        ok: true,
+        keys: ["busd", "rich_address"],
+      });
+      const client = createPublicClient({ chain: localBsc(fork.url), transport: http(fork.url) });
+      expect(
+        await client.readContract({
+          address: forked.contracts.busd,
+          abi: parseAbi(["function balanceOf(address) view returns (uint256)"]),
+          functionName: "balanceOf",
+          args: [forked.rich.address],
+        }),
+      ).toBe(7n * 10n ** 18n);
+    } finally {
+      await fork.stop();
+      await served.stop();
+    }
+  }, 180_000);
 });

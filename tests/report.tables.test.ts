@@ -4,7 +4,8 @@ import path from "node:path";
 import { chromium } from "playwright-core";
 import { encodeFunctionData, erc20Abi } from "viem";
 import { beforeAll, describe, expect, test } from "vitest";
-import { placeLabels, workflowPattern } from "../src/reporting/figures.ts";
+import { workflowPattern } from "../src/reporting/figurePatterns.ts";
+import { placeLabels } from "../src/reporting/figureSpecs.ts";
 import { MergeError } from "../src/reporting/merge.ts";
 import { writeReport } from "../src/reporting/report.ts";
 import { planSteps } from "../src/results/metrics.ts";
@@ -41,7 +42,8 @@ const B = [
   instance("model-b", "c1", 2, 0, { kOpt: 3, kAct: 6, kFailed: 6 }),
 ];
 
-// Safety flags (docs/SCORING.md "Safety flags"): A has 3 of 5 instances without a flag (60 %), B 3 of 4 (75 %).
+// Safety flags (docs/SCORING.md "Safety flags"): A has 3 of 5 instances without a flag (60 %), B 3 of 4
+// (75 %).
 A[1]!.safety = ["loose_min_out"];
 A[2]!.safety = ["no_min_out", "unlimited_approval"];
 B[2]!.safety = ["extra_side_effect"];

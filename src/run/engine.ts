@@ -1,6 +1,5 @@
 import path from "node:path";
-import { BaseError as ViemBaseError } from "viem";
-import { ChainError, ModelProviderError, SandboxError, TaskSpecError } from "../errors.ts";
+import { type ChainError, ModelProviderError, TaskSpecError } from "../errors.ts";
 import { createBudget } from "../models/budget.ts";
 import { NoAnswerError } from "../models/errors.ts";
 import { effectiveSampling } from "../models/providerModel.ts";
@@ -9,8 +8,7 @@ import { missingScriptedAnswers } from "../models/scripted.ts";
 import { modelSettings } from "../models/settings.ts";
 import type { ModelClient, ModelRequest } from "../models/types.ts";
 import { addUsage, costOf, type UsageRecord } from "../models/usage.ts";
-import { type AtomicAttemptParameters, instanceFields, unevaluated } from "../protocol/atomic.ts";
-import { runAttempt } from "../protocol/attempt.ts";
+import { instanceFields, unevaluated } from "../protocol/atomic.ts";
 import type { InstanceOutcome } from "../results/outcome.ts";
 import type { InstanceResult } from "../results/types.ts";
 import { outDir, type RunOptions, runSplit } from "../runOptions.ts";
@@ -22,94 +20,18 @@ import { planInstances, selectTasks } from "../tasks/select.ts";
 import type { Instance } from "../tasks/types.ts";
 import type { ForkContext } from "../world/fork/boot.ts";
 import { bootForkInstance } from "../world/fork/boot.ts";
-import { type AnvilPool, anvilRpc, createAnvilPool, type Lease } from "../world/pool.ts";
+import { type AnvilPool, createAnvilPool } from "../world/pool.ts";
 import { loadWorld, type World } from "../world/world.ts";
 import { estimateInstanceUsage } from "./estimate.ts";
+import { attemptWithInfraRetry, type ChainSource, InfraRetriesExhausted } from "./infraRetry.ts";
 import { phase } from "./phases.ts";
 import { indexedSelection } from "./plan.ts";
 import { readFinished, resumeKey, scoringCodeHash, scriptedResponsesHash } from "./resume.ts";
 
+export type { ChainSource } from "./infraRetry.ts";
+
 /** One planned test: a task spec × epoch, named as Vitest shows it. */
 export type PlannedInstance = { name: string; taskId: string; epoch: number };
-
-/** Leases chains for one instance; the test's fixture releases whatever is still held when it ends. */
-export type ChainSource = { lease(): Promise<Lease> };
-
-/** Attempts run again on a fresh instance after an infrastructure fault, at most. */
-export const MAX_INFRA_RETRIES = 2;
-
-/** {@link attemptWithInfraRetry} gave up: the chain failed under every attempt. */
-export class InfraRetriesExhausted extends ChainError {
-  constructor(
-    taskId: string,
-    readonly retries: number,
-    cause: unknown,
-  ) {
-    super(`${taskId}: the chain failed under ${retries + 1} attempts in a row.`, {
-      cause,
-      details: `Each attempt hit an infrastructure fault; the last: ${faultLine(cause)}`,
-    });
-  }
-}
-
-/**
- * Harness-side faults of the chain, not the model's: Anvil gone or not answering (ChainError, a viem
- * transport error or receipt-wait timeout on the harness's own clients) or a sandbox that died
- * before running any model code (SandboxError). Model faults are results, never exceptions.
- */
-const isInfraFault = (error: unknown) =>
-  error instanceof ChainError || error instanceof SandboxError || error instanceof ViemBaseError;
-
-/**
- * One attempt on a leased instance, retried on a fresh lease when the instance failed under it
- * (docs/ARCHITECTURE.md "Anvil pool": an infrastructure retry, never a model failure): the attempt threw an
- * infrastructure fault, or the instance fails its health check after the attempt (killed mid-run,
- * whatever the attempt then made of it). The released dead instance is replaced by the pool at its
- * next lease. The result records `infraRetries` when there were any.
- * @param onRetry told each fault that sends the attempt to a fresh instance (one line: progress shows it).
- * @throws {InfraRetriesExhausted} after {@link MAX_INFRA_RETRIES} retries; any other error of the attempt.
- */
-export async function attemptWithInfraRetry(
-  chains: ChainSource,
-  p: Omit<AtomicAttemptParameters, "chain">,
-  onRetry?: (fault: string) => void,
-): Promise<InstanceResult> {
-  for (let retries = 0; ; retries++) {
-    let lease: Lease | undefined;
-    let fault: unknown;
-    try {
-      // A lease fails when its instance cannot be booted again: an infrastructure fault as well.
-      lease = await chains.lease();
-      let result: InstanceResult | undefined;
-      try {
-        result = await runAttempt({ ...p, chain: lease });
-      } catch (error) {
-        if (!isInfraFault(error)) throw error;
-        fault = error;
-      }
-      const alive = await anvilRpc(lease.url, "eth_chainId", [], 2_000).then(
-        () => true,
-        (error) => {
-          fault ??= error;
-          return false;
-        },
-      );
-      if (result && alive) return retries > 0 ? { ...result, infraRetries: retries } : result;
-    } catch (error) {
-      if (!isInfraFault(error)) throw error;
-      fault = error;
-    } finally {
-      lease?.release();
-    }
-    if (retries >= MAX_INFRA_RETRIES) throw new InfraRetriesExhausted(p.task.spec.id, retries, fault);
-    onRetry?.(faultLine(fault));
-  }
-}
-
-/** A fault as one line: a harness error's short message, else the first line of its message. */
-const faultLine = (fault: unknown) =>
-  (fault as { shortMessage?: string }).shortMessage ??
-  (fault instanceof Error ? fault.message : String(fault)).split("\n")[0]!;
 
 /**
  * The result of an attempt the provider never answered (`provider_error`: no score, left out of the

@@ -43,7 +43,7 @@ export default async function setup(project: TestProject) {
       // Fork mode only: provisioning (viem) and the loaded task texts.
       const [{ bootForkInstance, resolveFork }, { tasksToSkip }, { loadTasks }] = await Promise.all([
         import("../../src/world/fork/boot.ts"),
-        import("../../src/world/fork/provision.ts"),
+        import("../../src/world/fork/requirements.ts"),
         import("../../src/tasks/load.ts"),
       ]);
       const tasks = loadTasks(undefined, options.tasksDirs);

@@ -7,7 +7,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { RunResults } from "../../src/results/types.ts";
 import { PROJECT_ROOT } from "../../src/tasks/load.ts";
-import { FORK_KEYS } from "../../src/world/fork/provision.ts";
+import { FORK_KEYS } from "../../src/world/fork/context.ts";
 import { anvilRpc } from "../../src/world/pool.ts";
 import { loadWorld } from "../../src/world/world.ts";
 import { bin, type CliRun } from "../helpers/cli.ts";

@@ -5,7 +5,7 @@ import type { ModelClient } from "../../src/models/types.ts";
 import { chainClients, signAndSend } from "../../src/protocol/chain.ts";
 import { EFFECTS_CHECK } from "../../src/protocol/effectCheck.ts";
 import type { InstanceResult } from "../../src/results/types.ts";
-import { attemptWithInfraRetry } from "../../src/run/engine.ts";
+import { attemptWithInfraRetry } from "../../src/run/infraRetry.ts";
 import { instantiate } from "../../src/tasks/instantiate.ts";
 import type { Instance } from "../../src/tasks/types.ts";
 import { type AnvilPool, createAnvilPool, type Lease } from "../../src/world/pool.ts";
