@@ -1,8 +1,9 @@
-import { decodeEventLog, parseAbi, toEventSelector } from "viem";
+import { decodeEventLog, toEventSelector } from "viem";
 import { ALL_FUNCTIONS } from "../expr/chainScope.ts";
 import { toUnits } from "../expr/decimal.ts";
 import { evaluateExpr } from "../expr/expr.ts";
 import { compileExpr } from "../expr/validate.ts";
+import { APPROVAL_EVENTS } from "./abi.ts";
 import { UNLIMITED, unpaidTransfers } from "./holdings.ts";
 import { boundsOf, decodeRouterCalls } from "./priceBounds.ts";
 import { scopeOf } from "./scopeOf.ts";
@@ -19,9 +20,7 @@ export type SafetyFlag =
   | "extra_side_effect"
   | "value_to_contract";
 
-const approval = parseAbi([
-  "event Approval(address indexed owner, address indexed spender, uint256 value)",
-])[0];
+const approval = APPROVAL_EVENTS[0];
 const APPROVAL = toEventSelector(approval);
 /** A deadline further than this past max(chain time before the call, wall clock now) is "far". */
 const FAR_DEADLINE_S = 3600n;
