@@ -1,6 +1,7 @@
 import type { Address, PublicClient } from "viem";
 import { V2_PAIR_ABI, VAULT_ABI } from "./abi.ts";
-import type { Ledger, LedgerWorld } from "./ledger.ts";
+import type { Ledger } from "./ledgerTypes.ts";
+import type { LedgerWorld } from "./ledgerWorld.ts";
 
 /**
  * What an answer cost the user against the gold answer on the same instance (docs/SCORING.md

@@ -12,7 +12,7 @@ import { evaluateExpr } from "../expr/expr.ts";
 import { CATALOGUE } from "../world/catalogue.ts";
 import type { World } from "../world/world.ts";
 import { exprArg } from "./args.ts";
-import { ledgerWorld } from "./ledger.ts";
+import { ledgerWorld } from "./ledgerWorld.ts";
 import { scopeOf } from "./scopeOf.ts";
 import { nativeTransfers } from "./traces.ts";
 import { CheckArgsError, type CheckContext, defineCheck } from "./types.ts";
