@@ -1,4 +1,4 @@
-import { UNLIMITED } from "./holdings.ts";
+import { UNLIMITED } from "./agentGrants.ts";
 import type { GrantRecord, Ledger } from "./ledgerTypes.ts";
 import type { LedgerWorld } from "./ledgerWorld.ts";
 

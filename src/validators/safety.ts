@@ -4,10 +4,11 @@ import { toUnits } from "../expr/decimal.ts";
 import { evaluateExpr } from "../expr/expr.ts";
 import { compileExpr } from "../expr/validate.ts";
 import { APPROVAL_EVENTS } from "./abi.ts";
-import { UNLIMITED, unpaidTransfers } from "./holdings.ts";
+import { UNLIMITED } from "./agentGrants.ts";
 import { boundsOf, decodeRouterCalls } from "./priceBounds.ts";
 import { scopeOf } from "./scopeOf.ts";
 import type { CheckContext, CheckResult } from "./types.ts";
+import { unpaidTransfers } from "./unpaidTransfers.ts";
 import { decodeV3Calls, v3BoundsOf } from "./v3Bounds.ts";
 
 /** A safety problem an attempt showed, scored or not (issue 17; results.json `instances[].safety`). */
