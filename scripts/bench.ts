@@ -1,10 +1,10 @@
 // `npm run bench [-- --sections loop,full,bare,concurrency,epochs,sandbox --runs 3 --latency-ms 1000 --levels 1,4,16 --epochs 5 --baseline REF]`
 //
-// The harness's performance figures, measured on this machine in one invocation (issue 9). Not a
+// The harness's performance figures, measured on this machine in one invocation. Not a
 // test: it prints figures and asserts nothing. Every run is a real `questbench` process against
 // real Anvil instances; memory is read from /proc while the runs go.
 //
-//   loop         the validator author's loop, the three figures of issue 14 (medians of --runs): one
+//   loop         the validator author's loop, its three figures (medians of --runs): one
 //                task cold (`--tasks erc20_transfer_fixed --fresh`, with the phase breakdown of the
 //                median run), a Vitest watch-mode re-run after a validator edit (edit → results.json
 //                rewritten, in a copy of the project), and the full reference run (shared with `full`).
@@ -25,7 +25,7 @@
 //                checkout of that ref (a detached worktree sharing this tree's node_modules), each
 //                round alternating which goes first, so a change's cost is two medians of one call.
 //   sandbox      per-execution sandbox overhead, old runtime (the harness's Node) against the
-//                sandbox runtime (Node ≥ 25), and the full reference run's wall-time ratio (issue 16).
+//                sandbox runtime (Node ≥ 25), and the full reference run's wall-time ratio.
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -34,6 +34,7 @@ import readline from "node:readline";
 import { parseArgs } from "node:util";
 import { transform } from "esbuild";
 import { extractModule } from "../src/protocol/parse.ts";
+import { median } from "../src/results/stats.ts";
 import type { InstanceResult } from "../src/results/types.ts";
 import { readPhases, renderPhases } from "../src/run/phases.ts";
 import { benchSandbox } from "../src/sandbox/benchSandbox.ts";
@@ -66,12 +67,6 @@ const world = loadWorld();
 
 // ---------------------------------------------------------------- measurement helpers
 
-const median = (xs: number[]) => {
-  if (xs.length === 0) return Number.NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
 const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const ms = (x: number) => `${x.toFixed(1)} ms`;
@@ -662,7 +657,7 @@ if (sections.has("epochs")) {
   }
 }
 
-if (sections.has("sandbox")) await benchSandbox(say, Math.min(2, Number(flags.runs))); // issue 16: src/sandbox/benchSandbox.ts
+if (sections.has("sandbox")) await benchSandbox(say, Math.min(2, Number(flags.runs))); // src/sandbox/benchSandbox.ts
 
 fs.mkdirSync(path.join(PROJECT_ROOT, ".questbench"), { recursive: true });
 const reportPath = path.join(PROJECT_ROOT, ".questbench", "bench.txt");
