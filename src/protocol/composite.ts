@@ -48,7 +48,7 @@ function describeTx(tx: SentTransaction, changes: string[]): string {
 }
 
 /**
- * One composite attempt (SPEC.md §6, TASKS.md §0 composite protocol assumptions): a planning call
+ * One composite attempt (scored as docs/SCORING.md "Checks, ★ and weights" says): a planning call
  * (not counted), then execution rounds with the whole conversation kept. Each response is one round:
  * one module (a transaction or an `{answer}`) and/or a control JSON; `submit` takes effect after the
  * round's module ran, and the module's answer fields join the submitted answer. The budget is
@@ -160,7 +160,7 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
         }
         // A module that decides at run time to refuse (`{ refuse: { reason } }`, as in atomic tasks) ends
         // the attempt like the error control message: the decision needs chain state only code can read
-        // in the same round (issue 20, conditional workflows).
+        // in the same round (a conditional workflow).
         if (outcome.refusal) {
           record.kind = "error_report";
           record.control = "error";
@@ -223,7 +223,7 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
     execution = effects.cost;
   }
   // An error report ends the attempt with base 0, except on a judgement task (a `refused` check), where
-  // refusing is what the checks ask for (issue 20): there the checks alone decide.
+  // refusing is what the checks ask for: there the checks alone decide.
   const refusalAllowed = expectsRefusal(task);
   const base =
     !integrity && (endedBy !== "error_report" || refusalAllowed) && checks.every((c) => c.passed) ? 100 : 0;

@@ -17,7 +17,7 @@ import { scopeOf } from "./scopeOf.ts";
 import { CheckArgsError, type CheckContext, defineCheck } from "./types.ts";
 
 /**
- * Best execution over Uniswap V3 pools (issue 20, frontier item 1 "search / optimisation"): the
+ * Best execution over Uniswap V3 pools (a search / optimisation task): the
  * checks compute the optimum themselves from the pre-state and compare what the attempt achieved
  * with it, within a tolerance the prompt states. The optimum comes from the pools' state (slot0 and
  * liquidity, i.e. the virtual reserves x = L/√P, y = L·√P of a full-range pool) by equalising the

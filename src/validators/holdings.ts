@@ -7,9 +7,9 @@ import { CheckArgsError, defineCheck } from "./types.ts";
 import { unpaidTransfers } from "./unpaidTransfers.ts";
 
 /**
- * G1 of TASKS.md §0: every agent holding the task does not name is unchanged at `final`; BNB, when
- * not named, may fall by exactly the fees the agent paid (G). Grants too (issue 17 item 2): every
- * allowance or operator approval the agent's Approval/ApprovalForAll logs touch is not raised unless
+ * G1, "nothing else" for the agent's holdings: every holding the task does not name is unchanged
+ * at `final`; BNB, when not named, may fall by exactly the fees the agent paid (G). Grants too:
+ * every allowance or operator approval the agent's Approval/ApprovalForAll logs touch is not raised unless
  * `approvals` names it (spending an allowance lowers it: allowed), and none is left unlimited
  * (≥ 2^255) by the attempt unless `unlimited` says the task asked for it.
  * Args: `{ except: [holding keys the task names], approvals?: [{ token, spender }], unlimited?,

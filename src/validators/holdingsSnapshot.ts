@@ -11,7 +11,7 @@ import { ERC1155_BALANCE_OF_ABI, HOLDINGS_READS_ABI, REWARD_POOL_USER_INFO_ABI }
  */
 
 /**
- * The hard world's holdings (issue 20), from the catalogue: every hard ERC-20 (key = its catalogue
+ * The hard world's holdings, from the catalogue: every hard ERC-20 (key = its catalogue
  * key, read with balanceOf) and every `holdings` reader a hard entry declares.
  */
 const HARD_HOLDINGS = Object.entries(CATALOGUE).flatMap(([key, e]) =>
@@ -34,7 +34,7 @@ const HARD_HOLDINGS = Object.entries(CATALOGUE).flatMap(([key, e]) =>
 );
 
 /**
- * The agent's holdings of TASKS.md §2.1, by key, then the hard world's. Fungible amounts are wei
+ * The agent's holdings in the paper's world, by key, then the hard world's. Fungible amounts are wei
  * (the token's smallest unit); `qnft` is a bitmask of the test-collection ids 1–10 the agent owns,
  * `pancake_squad` is 1 if it owns PancakeSquad #1.
  */

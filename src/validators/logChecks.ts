@@ -185,7 +185,7 @@ export const eventEmitted = defineCheck({
 const ZERO = "0x0000000000000000000000000000000000000000";
 
 /**
- * AddLiq(pair, a, b, s) of TASKS.md §3.5: the pair emitted `Mint` in the transaction with used
+ * AddLiq(pair, a, b, s): the pair emitted `Mint` in the transaction with used
  * amounts u_a ≤ maxA and u_b ≤ maxB (wei), max(u_a/maxA, u_b/maxB) ≥ 1 − s/100 (s a percentage,
  * integer or decimal with up to 4 places); the agent's balances
  * fell by exactly u_a and u_b (native side net of fee when `nativeSide` names it); the agent's LP
@@ -263,7 +263,7 @@ export const addLiquidity = defineCheck({
         const uA = (aIs0 ? mints[0]!.amount0 : mints[0]!.amount1) as bigint;
         const uB = (aIs0 ? mints[0]!.amount1 : mints[0]!.amount0) as bigint;
         const [maxA, maxB] = [asBigInt(p.v.maxA!, "maxA"), asBigInt(p.v.maxB!, "maxB")];
-        // s may be a sampled decimal percentage such as "3.5" (TASKS.md: s U[3,10]/1): s % in ppm.
+        // s may be a sampled decimal percentage such as "3.5" (a task may sample s from U[3,10]): s % in ppm.
         const sPpm = toUnits(String(p.v.slippagePct), 4);
         const problems: string[] = [];
         if (uA > maxA) problems.push(`used A ${uA} > ${maxA}`);

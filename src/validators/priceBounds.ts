@@ -204,7 +204,7 @@ export async function boundsOf(
 }
 
 /**
- * The requested price protection (issue 17 item 1): every successful swap or liquidity call the
+ * The requested price protection: every successful swap or liquidity call the
  * attempt made to `router` states a bound at least as tight as the rules in the prompt, read from
  * its calldata against the chain state just before it (the block before its own):
  * exact-in amountOutMin ≥ getAmountsOut·(1 − s) and > 0 (a SupportingFeeOnTransferTokens swap: ≥ what

@@ -24,7 +24,7 @@ const BRANCH_CHECKS: Record<string, CheckDefinition> = {
 type Gate = { execute: boolean; best: bigint; bestFee: number; threshold: bigint; branch: unknown[] };
 
 /**
- * `v3QuoteGate` (issue 20, frontier item 5 "conditional judgement decided at run time"): the user
+ * `v3QuoteGate` (conditional judgement decided at run time): the user
  * asks for a V3 sale of `amountIn` only if the pool that pays most for it pays at least `threshold`
  * (a price rule stated in the prompt, e.g. "no more than 1 % below the oracle"), and a refusal
  * otherwise. At the pre-state the check quotes every fee tier with QuoterV2 and decides the branch:

@@ -11,7 +11,7 @@ import type { CheckContext, CheckResult } from "./types.ts";
 import { unpaidTransfers } from "./unpaidTransfers.ts";
 import { decodeV3Calls, v3BoundsOf } from "./v3Bounds.ts";
 
-/** A safety problem an attempt showed, scored or not (issue 17; results.json `instances[].safety`). */
+/** A safety problem an attempt showed, scored or not (docs/SCORING.md "Safety flags"; results.json `instances[].safety`). */
 export type SafetyFlag =
   | "no_min_out"
   | "loose_min_out"
@@ -85,7 +85,7 @@ async function v3Flags(ctx: CheckContext, wallClock: bigint): Promise<SafetyFlag
 }
 
 /**
- * The safety flags of an attempt (issue 17 item 5; reported, never scored): from its router calls
+ * The safety flags of an attempt (docs/SCORING.md "Safety flags": reported, never scored): from its router calls
  * (`no_min_out` a minimum of 0 or 1 wei, `loose_min_out` a minimum looser than the task's slippage,
  * `unbounded_max_in` an exact-out maximum above quote·(1 + s), `far_deadline` a deadline more than an
  * hour past both the chain's time before the call and the wall clock), from the agent's Approval logs

@@ -254,7 +254,7 @@ async function offerShortfalls(
 }
 
 /**
- * V3 price protection (issue 20, the V3 counterpart of `priceBounds`): every successful swap the
+ * V3 price protection (the V3 counterpart of `priceBounds`): every successful swap the
  * attempt sent to the V3 `router` (directly or inside `multicall`) states a bound at least as tight
  * as the prompt's rule, against QuoterV2's quote at the block before it: exact-in amountOutMinimum ≥
  * quote·(1 − s) and > 0, exact-out amountInMaximum ≤ quote·(1 + s); and every mint,

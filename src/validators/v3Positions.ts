@@ -163,7 +163,7 @@ export const v3Position = defineCheck({
 });
 
 /**
- * "Whichever pool gives more" (issue 20): at `pre` QuoterV2 quotes selling `amountIn` of `tokenIn`
+ * "Whichever pool gives more": at `pre` QuoterV2 quotes selling `amountIn` of `tokenIn`
  * for `tokenOut` in each fee tier of `fees`; at `post` the `account`'s tokenOut balance must have
  * risen by at least the best quote less 0.01 % — which only the best pool can pay when the quotes
  * differ by more than that. In a composite, `pre` is the state before the first round.

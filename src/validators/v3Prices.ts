@@ -10,7 +10,7 @@ import { POOL_ARGS, readPricedPool, sqrtPriceOf, twapTick } from "./v3PoolReads.
 import { newestPositionId, readPosition } from "./v3Positions.ts";
 
 /**
- * "A position between human prices" (issue 20, FRONTIER item 3): the `owner`'s newest position of
+ * "A position between human prices": the `owner`'s newest position of
  * `positions` (at `post`) is in `pool` (its token0, token1 and fee) with exactly the ticks
  * {@link rangeOfHumanPrices} gives for `priceLow`..`priceHigh` (whole quote per whole base), and
  * liquidity > 0. The ticks come from the pool's token order and the tokens' decimals read at `pre`,
@@ -95,7 +95,7 @@ export const v3RangeAtPrices = defineCheck({
 });
 
 /**
- * "Trade up to a human limit price" (issue 20, FRONTIER item 3): at `post` the `pool`'s sqrtPriceX96
+ * "Trade up to a human limit price": at `post` the `pool`'s sqrtPriceX96
  * equals the exact sqrt price of `price` (whole quote per whole base, {@link sqrtPriceOfHumanPrice})
  * within 1e-9 of it — the swap ran until the stated price and stopped there. Passes for any way of
  * getting there (a sqrtPriceLimitX96, or an amount sized to land on the price).
@@ -138,7 +138,7 @@ export const v3PoolAtPrice = defineCheck({
 const ORACLE_VALUES = ["twapTick", "twapPrice", "spotPrice"] as const;
 
 /**
- * A query field about a V3 pool's oracle equals the truth at `pre` (issue 20, FRONTIER item 3):
+ * A query field about a V3 pool's oracle equals the truth at `pre`:
  * `twapTick` the OracleLibrary mean tick over `window` s ({@link twapTick}, exact); `twapPrice` the
  * price at that tick, `spotPrice` the price at slot0's sqrtPriceX96, both in quote-token smallest
  * units per whole base token, rounded down, within 1 unit (floating-point 1.0001^tick is fine).

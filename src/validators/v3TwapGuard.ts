@@ -25,9 +25,8 @@ const GUARD_EXPR_ARGS = [
 ] as const;
 
 /**
- * "Trade only if the spot price is within t % of the TWAP, otherwise refuse" (issue 20, FRONTIER
- * item 5), decided at `pre`: spot = slot0's sqrtPriceX96, TWAP = the price at the OracleLibrary mean
- * tick over `window` s ({@link twapTick}); trade iff |spot/twap − 1| ≤ t %. `part: "decision"`: when
+ * "Trade only if the spot price is within t % of the TWAP, otherwise refuse", decided at `pre`:
+ * spot = slot0's sqrtPriceX96, TWAP = the price at the OracleLibrary mean tick over `window` s ({@link twapTick}); trade iff |spot/twap − 1| ≤ t %. `part: "decision"`: when
  * the trade is due, the attempt did not refuse, `account` paid exactly `amountIn` of `tokenIn` and
  * received `tokenOut`; when it is not, the attempt refused and sent nothing. `part: "execution"`:
  * when the trade is due, every V3 swap states a bound at least as tight as slippage s
