@@ -159,6 +159,45 @@ module.exports = {
       to: { path: "^src/run/" },
     },
     // --- end of the seams inside world/fork, reporting and run ------------------------------------
+    // ---- validators: one idea per module (begin) ------------------------------------------------
+    // Maths apart from the checks that use it, reads apart from checks, one ABI module, and the
+    // effect ledger computed from the chain alone (docs/SCORING.md "Effect ledger").
+    {
+      name: "validators-maths-chain-free",
+      comment:
+        "v3Math.ts and bestExecutionMath.ts are exact, chain-free maths: they import no check, no read, no client (only the decimal parser and viem's encoding helpers)",
+      severity: "error",
+      from: { path: "^src/validators/(v3Math|bestExecutionMath)\\.ts$" },
+      to: { pathNot: ["^src/expr/decimal\\.ts$", "^node_modules/viem/"] },
+    },
+    {
+      name: "validators-abi-leaf",
+      comment: "abi.ts holds contract fragments only: it imports nothing but viem",
+      severity: "error",
+      from: { path: "^src/validators/abi\\.ts$" },
+      to: { pathNot: "^node_modules/viem/" },
+    },
+    {
+      name: "validators-reads-know-no-check",
+      comment:
+        "the read modules (a V3 pool's reads, best execution's venues, the ledger's parts, the holdings snapshot, the agent's grants, unpaid BNB) never import a check module or the registry",
+      severity: "error",
+      from: {
+        path: "^src/validators/(v3PoolReads|bestExecutionVenues|ledger|ledgerLogs|ledgerReads|ledgerWorld|ledgerTypes|holdingsSnapshot|agentGrants|unpaidTransfers)\\.ts$",
+      },
+      to: {
+        path: "^src/validators/(v3Prices|v3TwapGuard|v3Bounds|v3Positions|bestExecution|holdings|priceBounds|quoteGate|stateChecks|logChecks|txChecks|batchChecks|answerChecks|effects|safety|registry)\\.ts$",
+      },
+    },
+    {
+      name: "validators-ledger-not-from-checks",
+      comment:
+        "the effect ledger is read the same way for every task, never from its checks: the ledger's modules do not import the check machinery",
+      severity: "error",
+      from: { path: "^src/validators/ledger(Logs|Reads|World|Types)?\\.ts$" },
+      to: { path: "^src/validators/(types|args|scopeOf|schema)\\.ts$" },
+    },
+    // ---- validators: one idea per module (end) --------------------------------------------------
   ],
   options: {
     doNotFollow: { path: "node_modules" },

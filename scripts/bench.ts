@@ -34,6 +34,7 @@ import readline from "node:readline";
 import { parseArgs } from "node:util";
 import { transform } from "esbuild";
 import { extractModule } from "../src/protocol/parse.ts";
+import { median } from "../src/results/stats.ts";
 import type { InstanceResult } from "../src/results/types.ts";
 import { readPhases, renderPhases } from "../src/run/phases.ts";
 import { benchSandbox } from "../src/sandbox/benchSandbox.ts";
@@ -66,12 +67,6 @@ const world = loadWorld();
 
 // ---------------------------------------------------------------- measurement helpers
 
-const median = (xs: number[]) => {
-  if (xs.length === 0) return Number.NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
 const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const ms = (x: number) => `${x.toFixed(1)} ms`;

@@ -9,7 +9,7 @@ import {
   sqrtPriceOfHumanPrice,
   sqrtRatioAtTick,
   tickAtSqrtRatio,
-} from "../src/validators/v3Prices.ts";
+} from "../src/validators/v3Math.ts";
 
 // The ported TickMath must agree with the Solidity library it ports (v3-core 1.0.1 from node_modules).
 const tickMathSol = readFileSync("node_modules/@uniswap/v3-core/contracts/libraries/TickMath.sol", "utf8");
@@ -24,7 +24,7 @@ const usdcFirst: PricedPool = {
   tickSpacing: 60,
 };
 
-describe("V3 price math (v3Prices)", () => {
+describe("V3 price math (v3Math)", () => {
   test("sqrtRatioAtTick gives TickMath's MIN_SQRT_RATIO and MAX_SQRT_RATIO at the tick bounds", () => {
     expect(sqrtRatioAtTick(MIN_TICK)).toBe(solConstant("MIN_SQRT_RATIO"));
     expect(sqrtRatioAtTick(MAX_TICK)).toBe(solConstant("MAX_SQRT_RATIO"));

@@ -9,7 +9,7 @@ import type {
   RoundRecord,
 } from "../results/types.ts";
 import type { ExecutionCost } from "../validators/executionCost.ts";
-import { describeHoldingChanges, readHoldings } from "../validators/holdings.ts";
+import { describeHoldingChanges, readHoldings } from "../validators/holdingsSnapshot.ts";
 import { type SafetyFlag, safetyFlags } from "../validators/safety.ts";
 import { isPass } from "../validators/score.ts";
 import type { CheckResult, SentTransaction } from "../validators/types.ts";

@@ -1,15 +1,7 @@
-import { decodeFunctionData, parseAbi } from "viem";
+import { decodeFunctionData } from "viem";
+import { MULTICALL3_ABI } from "./abi.ts";
 import { callFrames } from "./traces.ts";
 import { defineCheck } from "./types.ts";
-
-const MULTICALL3 = parseAbi([
-  "function aggregate((address target, bytes callData)[] calls) payable returns (uint256 blockNumber, bytes[] returnData)",
-  "function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[] returnData)",
-  "function aggregate3Value((address target, bool allowFailure, uint256 value, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[] returnData)",
-  "function blockAndAggregate((address target, bytes callData)[] calls) payable returns (uint256 blockNumber, bytes32 blockHash, (bool success, bytes returnData)[] returnData)",
-  "function tryAggregate(bool requireSuccess, (address target, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[] returnData)",
-  "function tryBlockAndAggregate(bool requireSuccess, (address target, bytes callData)[] calls) payable returns (uint256 blockNumber, bytes32 blockHash, (bool success, bytes returnData)[] returnData)",
-]);
 
 /**
  * An all-or-nothing batch (a request that says "either every payment happens or none"): every
@@ -34,7 +26,7 @@ export const batchAllOrNothing = defineCheck({
           if (frame.to.toLowerCase() !== multicall3 || frame.type === "STATICCALL") continue;
           let decoded: { functionName: string; args: readonly unknown[] };
           try {
-            decoded = decodeFunctionData({ abi: MULTICALL3, data: frame.input }) as never;
+            decoded = decodeFunctionData({ abi: MULTICALL3_ABI, data: frame.input }) as never;
           } catch {
             continue; // a read helper (getEthBalance, …): no batch
           }

@@ -1,22 +1,23 @@
-import {
-  type Address,
-  concatHex,
-  decodeFunctionResult,
-  encodeFunctionData,
-  getAddress,
-  type Hex,
-  numberToHex,
-  type PublicClient,
-  parseAbi,
-} from "viem";
+import { type Address, getAddress, type PublicClient } from "viem";
 import { toUnits } from "../expr/decimal.ts";
 import { evaluateExpr } from "../expr/expr.ts";
+import { BALANCE_OF_ABI, V2_ROUTER_VIEWS_ABI } from "./abi.ts";
 import { exprArg, optionalExprArg } from "./args.ts";
+import {
+  argmaxConcave,
+  assertModel,
+  cyclePath,
+  modelIn,
+  modelOut,
+  optimalSplit,
+  type Venue,
+} from "./bestExecutionMath.ts";
+import { quote, v2VenueOf, venueOf } from "./bestExecutionVenues.ts";
 import { scopeOf } from "./scopeOf.ts";
 import { CheckArgsError, type CheckContext, defineCheck } from "./types.ts";
 
 /**
- * Best execution over Uniswap V3 pools (tasks/hard/README.md "Tasks": search and optimisation): the
+ * Best execution over Uniswap V3 pools (a search / optimisation task): the
  * checks compute the optimum themselves from the pre-state and compare what the attempt achieved
  * with it, within a tolerance the prompt states. The optimum comes from the pools' state (slot0 and
  * liquidity, i.e. the virtual reserves x = L/√P, y = L·√P of a full-range pool) by equalising the
@@ -26,151 +27,6 @@ import { CheckArgsError, type CheckContext, defineCheck } from "./types.ts";
  * the check fail loudly rather than compare with a wrong optimum. A Uniswap V2 pair is the same
  * model on its real reserves (0.3 % fee), priced by the router's getAmountsOut / getAmountsIn.
  */
-
-const POOL_ABI = parseAbi([
-  "function token0() view returns (address)",
-  "function liquidity() view returns (uint128)",
-  "function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint8 feeProtocol, bool unlocked)",
-]);
-const FACTORY_ABI = parseAbi(["function getPool(address, address, uint24) view returns (address)"]);
-const QUOTER_ABI = parseAbi([
-  "function quoteExactInputSingle((address tokenIn, address tokenOut, uint256 amountIn, uint24 fee, uint160 sqrtPriceLimitX96) params) returns (uint256 amountOut, uint160 sqrtPriceX96After, uint32 initializedTicksCrossed, uint256 gasEstimate)",
-  "function quoteExactOutputSingle((address tokenIn, address tokenOut, uint256 amount, uint24 fee, uint160 sqrtPriceLimitX96) params) returns (uint256 amountIn, uint160 sqrtPriceX96After, uint32 initializedTicksCrossed, uint256 gasEstimate)",
-  "function quoteExactInput(bytes path, uint256 amountIn) returns (uint256 amountOut, uint160[] sqrtPriceX96AfterList, uint32[] initializedTicksCrossedList, uint256 gasEstimate)",
-]);
-const ERC20_ABI = parseAbi(["function balanceOf(address) view returns (uint256)"]);
-const V2_ROUTER_ABI = parseAbi([
-  "function factory() view returns (address)",
-  "function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)",
-  "function getAmountsIn(uint256 amountOut, address[] path) view returns (uint256[] amounts)",
-]);
-const V2_ABI = parseAbi([
-  "function getPair(address, address) view returns (address)",
-  "function token0() view returns (address)",
-  "function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)",
-]);
-/** Uniswap V2's fee: 0.3 % of the input (the pair's invariant check uses 997/1000). */
-const V2_FEE_PPM = 3000;
-
-/** The V2 pair of the router's factory for tokenIn/tokenOut, as a venue (its reserves are the real ones). */
-async function v2VenueOf(
-  client: PublicClient,
-  router: Address,
-  tokenIn: Address,
-  tokenOut: Address,
-): Promise<Venue> {
-  const read = (
-    address: Address,
-    abi: typeof V2_ABI | typeof V2_ROUTER_ABI,
-    functionName: string,
-    args?: unknown[],
-  ) => client.readContract({ address, abi, functionName, args } as never) as Promise<any>;
-  const factory = (await read(router, V2_ROUTER_ABI, "factory")) as Address;
-  const pair = (await read(factory, V2_ABI, "getPair", [tokenIn, tokenOut])) as Address;
-  if (BigInt(pair) === 0n) throw new Error("no V2 pair for these tokens");
-  const [[r0, r1], token0] = await Promise.all([
-    read(pair, V2_ABI, "getReserves"),
-    read(pair, V2_ABI, "token0"),
-  ]);
-  const zeroForOne = getAddress(token0) === getAddress(tokenIn);
-  return {
-    fee: V2_FEE_PPM,
-    gamma: 1 - V2_FEE_PPM / 1e6,
-    xIn: Number(zeroForOne ? r0 : r1),
-    yOut: Number(zeroForOne ? r1 : r0),
-    v2: true,
-  };
-}
-
-/** A pool as seen from one trade direction: virtual reserves of the input and output token, raw units. */
-type Venue = { fee: number; gamma: number; xIn: number; yOut: number; v2?: boolean };
-
-/** The pool's virtual reserves for a trade tokenIn → tokenOut (constant liquidity L at price √P). */
-async function venueOf(
-  client: PublicClient,
-  factory: Address,
-  tokenIn: Address,
-  tokenOut: Address,
-  fee: number,
-): Promise<Venue> {
-  const read = <T>(
-    address: Address,
-    abi: typeof POOL_ABI | typeof FACTORY_ABI,
-    functionName: string,
-    args?: unknown[],
-  ) => client.readContract({ address, abi, functionName, args } as never) as Promise<T>;
-  const pool = await read<Address>(factory, FACTORY_ABI, "getPool", [tokenIn, tokenOut, fee]);
-  if (BigInt(pool) === 0n) throw new Error(`no V3 pool with fee ${fee}`);
-  const [slot0, liquidity, token0] = await Promise.all([
-    read<readonly [bigint]>(pool, POOL_ABI, "slot0"),
-    read<bigint>(pool, POOL_ABI, "liquidity"),
-    read<Address>(pool, POOL_ABI, "token0"),
-  ]);
-  const sqrtP = Number(slot0[0]) / 2 ** 96;
-  const L = Number(liquidity);
-  const [x0, x1] = [L / sqrtP, L * sqrtP];
-  const zeroForOne = getAddress(token0) === getAddress(tokenIn);
-  return { fee, gamma: 1 - fee / 1e6, xIn: zeroForOne ? x0 : x1, yOut: zeroForOne ? x1 : x0 };
-}
-
-/** Model output of `a` raw units in (constant product on the virtual reserves, fee on the input). */
-const modelOut = (v: Venue, a: number) => (v.yOut * v.gamma * a) / (v.xIn + v.gamma * a);
-/** Model input for `b` raw units out. */
-const modelIn = (v: Venue, b: number) => (b >= v.yOut ? Infinity : (v.xIn * b) / (v.yOut - b) / v.gamma);
-
-/** Bisection on a monotone `total(λ)` for the λ at which it reaches `target` (λ on a log scale). */
-function solve(total: (lambda: number) => number, target: number, increasing: boolean): number {
-  let [lo, hi] = [-60, 60]; // log λ
-  for (let i = 0; i < 200; i++) {
-    const mid = (lo + hi) / 2;
-    const t = total(Math.exp(mid));
-    if (t < target === increasing) lo = mid;
-    else hi = mid;
-  }
-  return Math.exp((lo + hi) / 2);
-}
-
-/**
- * Splits `total` raw units over the venues so the marginal rates are equal (the optimum of a sum
- * of concave outputs, or of convex costs): exact-in allocates input, exact-out allocates output.
- * Integer legs summing to `total` exactly (the remainder goes to the largest leg).
- */
-export function optimalSplit(venues: Venue[], total: bigint, mode: "exactIn" | "exactOut"): bigint[] {
-  const t = Number(total);
-  const share =
-    mode === "exactIn"
-      ? // out'(a) = y·x·γ / (x + γa)² = λ  ⇒  a = (√(y·x·γ/λ) − x) / γ
-        (v: Venue, l: number) => Math.max(0, (Math.sqrt((v.yOut * v.xIn * v.gamma) / l) - v.xIn) / v.gamma)
-      : // in'(b) = x·y / (γ (y − b)²) = μ  ⇒  b = y − √(x·y / (γμ))
-        (v: Venue, m: number) => Math.max(0, v.yOut - Math.sqrt((v.xIn * v.yOut) / (v.gamma * m)));
-  const sum = (l: number) => venues.reduce((s, v) => s + share(v, l), 0);
-  const lambda = solve(sum, t, mode === "exactOut");
-  const legs = venues.map((v) => BigInt(Math.floor(Math.min(share(v, lambda), t))));
-  const rest = total - legs.reduce((s, x) => s + x, 0n);
-  let largest = 0;
-  for (const [i, leg] of legs.entries()) if (leg > legs[largest]!) largest = i;
-  legs[largest]! += rest;
-  return legs;
-}
-
-type Quoter = { client: PublicClient; quoter: Address };
-
-async function quote(q: Quoter, functionName: string, args: unknown[]): Promise<bigint> {
-  const { data } = await q.client.call({
-    to: q.quoter,
-    data: encodeFunctionData({ abi: QUOTER_ABI, functionName, args } as never),
-  });
-  return (decodeFunctionResult({ abi: QUOTER_ABI, functionName, data: data! } as never) as bigint[])[0]!;
-}
-
-/** Rejects a venue whose exact quote is more than 1e-6 away from the constant-liquidity model. */
-function assertModel(v: Venue, modelled: number, exact: bigint) {
-  const e = Number(exact);
-  if (Math.abs(modelled - e) > Math.max(2, e * 1e-6))
-    throw new Error(
-      `the fee-${v.fee} pool does not behave as full-range liquidity (model ${modelled.toFixed(0)}, QuoterV2 ${exact}); the optimum cannot be computed`,
-    );
-}
 
 const PPM = 1_000_000n;
 const pctToPpm = (pct: string) => toUnits(pct, 4);
@@ -183,7 +39,7 @@ async function addresses(ctx: CheckContext, exprs: Record<string, ReturnType<typ
 }
 
 const balanceOf = (client: PublicClient, token: Address, account: Address) =>
-  client.readContract({ address: token, abi: ERC20_ABI, functionName: "balanceOf", args: [account] });
+  client.readContract({ address: token, abi: BALANCE_OF_ABI, functionName: "balanceOf", args: [account] });
 
 type SplitPrepared = {
   tokenIn: Address;
@@ -277,7 +133,7 @@ export const v3SplitBest = defineCheck({
           const functionName = mode === "exactIn" ? "getAmountsOut" : "getAmountsIn";
           const amounts = (await ctx.client.readContract({
             address: a.v2Router!,
-            abi: V2_ROUTER_ABI,
+            abi: V2_ROUTER_VIEWS_ABI,
             functionName,
             args: [leg, [a.tokenIn!, a.tokenOut!]],
           })) as readonly bigint[];
@@ -359,23 +215,6 @@ export const v3SplitBest = defineCheck({
     };
   },
 });
-
-/** A V3 path token → fee → via → fee → token (abi.encodePacked: 20-byte addresses, 3-byte fees). */
-const cyclePath = (token: Address, via: Address, buyFee: number, sellFee: number): Hex =>
-  concatHex([token, numberToHex(buyFee, { size: 3 }), via, numberToHex(sellFee, { size: 3 }), token]);
-
-/** The input in [0, cap] at which a concave `f` is largest (golden-section search). */
-function argmaxConcave(f: (a: number) => number, cap: number): number {
-  const r = (Math.sqrt(5) - 1) / 2;
-  let [lo, hi] = [0, cap];
-  for (let i = 0; i < 200; i++) {
-    const m1 = hi - r * (hi - lo);
-    const m2 = lo + r * (hi - lo);
-    if (f(m1) < f(m2)) lo = m1;
-    else hi = m2;
-  }
-  return (lo + hi) / 2;
-}
 
 type CyclePrepared = {
   token: Address;

@@ -1,5 +1,6 @@
-import { UNLIMITED } from "./holdings.ts";
-import type { GrantRecord, Ledger, LedgerWorld } from "./ledger.ts";
+import { UNLIMITED } from "./agentGrants.ts";
+import type { GrantRecord, Ledger } from "./ledgerTypes.ts";
+import type { LedgerWorld } from "./ledgerWorld.ts";
 
 /**
  * How a task's effects are held against its gold answer's (task.json `effects`; docs/SCORING.md

@@ -1,5 +1,7 @@
-import { type Address, type PublicClient, parseAbi } from "viem";
-import type { Ledger, LedgerWorld } from "./ledger.ts";
+import type { Address, PublicClient } from "viem";
+import { V2_PAIR_ABI, VAULT_ABI } from "./abi.ts";
+import type { Ledger } from "./ledgerTypes.ts";
+import type { LedgerWorld } from "./ledgerWorld.ts";
 
 /**
  * What an answer cost the user against the gold answer on the same instance (docs/SCORING.md
@@ -23,16 +25,6 @@ export type ExecutionCost = {
   unpriced: number;
 };
 
-const PAIR = parseAbi([
-  "function token0() view returns (address)",
-  "function token1() view returns (address)",
-  "function getReserves() view returns (uint112, uint112, uint32)",
-  "function totalSupply() view returns (uint256)",
-]);
-const VAULT = parseAbi([
-  "function asset() view returns (address)",
-  "function convertToAssets(uint256) view returns (uint256)",
-]);
 /** Prices are USDT wei per raw unit, scaled by 2^96 so 6- and 8-decimal tokens keep their digits. */
 const Q = 1n << 96n;
 
@@ -56,7 +48,7 @@ function pairTokens(
             const read = (functionName: "token0" | "token1") =>
               client.readContract({
                 address: address as Address,
-                abi: PAIR,
+                abi: V2_PAIR_ABI,
                 functionName,
                 blockNumber: block,
               });
@@ -85,7 +77,7 @@ export async function worldPrices(
   const at = { blockNumber: block };
   const read = <T>(
     address: string,
-    abi: typeof PAIR | typeof VAULT,
+    abi: typeof V2_PAIR_ABI | typeof VAULT_ABI,
     functionName: string,
     args: unknown[] = [],
   ) =>
@@ -102,8 +94,8 @@ export async function worldPrices(
       [...tokens].map(async ([address, [t0, t1]]) => {
         try {
           const [reserves, supply] = await Promise.all([
-            read<readonly bigint[]>(address, PAIR, "getReserves"),
-            read<bigint>(address, PAIR, "totalSupply"),
+            read<readonly bigint[]>(address, V2_PAIR_ABI, "getReserves"),
+            read<bigint>(address, V2_PAIR_ABI, "totalSupply"),
           ]);
           return [{ address, t0, t1, r0: reserves[0]!, r1: reserves[1]!, supply }];
         } catch {
@@ -133,8 +125,8 @@ export async function worldPrices(
       .map(async ([address]) => {
         try {
           const [asset, perShare] = await Promise.all([
-            read<string>(address, VAULT, "asset"),
-            read<bigint>(address, VAULT, "convertToAssets", [10n ** 18n]),
+            read<string>(address, VAULT_ABI, "asset"),
+            read<bigint>(address, VAULT_ABI, "convertToAssets", [10n ** 18n]),
           ]);
           const p = price.get(asset.toLowerCase());
           if (p !== undefined) price.set(address, (p * perShare) / 10n ** 18n);

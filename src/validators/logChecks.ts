@@ -10,6 +10,7 @@ import {
 } from "viem";
 import { toUnits } from "../expr/decimal.ts";
 import { asBigInt, type Expr, evaluateExpr, type Value } from "../expr/expr.ts";
+import { TRANSFER_EVENT, V2_MINT_EVENT, V2_PAIR_ABI } from "./abi.ts";
 import { exprArg } from "./args.ts";
 import { compareValues, describeComparison, parseOp } from "./compare.ts";
 import { scopeOf } from "./scopeOf.ts";
@@ -181,16 +182,10 @@ export const eventEmitted = defineCheck({
   },
 });
 
-const MINT = parseAbiItem("event Mint(address indexed sender, uint256 amount0, uint256 amount1)");
-const TRANSFER = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
-const pairAbi = parseAbi([
-  "function token0() view returns (address)",
-  "function balanceOf(address) view returns (uint256)",
-]);
 const ZERO = "0x0000000000000000000000000000000000000000";
 
 /**
- * AddLiq(pair, a, b, s) (tasks/README.md "Checks: names and arguments"): the pair emitted `Mint` in the transaction with used
+ * AddLiq(pair, a, b, s): the pair emitted `Mint` in the transaction with used
  * amounts u_a ≤ maxA and u_b ≤ maxB (wei), max(u_a/maxA, u_b/maxB) ≥ 1 − s/100 (s a percentage,
  * integer or decimal with up to 4 places); the agent's balances
  * fell by exactly u_a and u_b (native side net of fee when `nativeSide` names it); the agent's LP
@@ -245,7 +240,7 @@ export const addLiquidity = defineCheck({
           balB: await read(v.tokenB!, "B"),
           lp: await ctx.client.readContract({
             address: getAddress(String(v.pair)),
-            abi: pairAbi,
+            abi: V2_PAIR_ABI,
             functionName: "balanceOf",
             args: [agent],
           }),
@@ -256,15 +251,19 @@ export const addLiquidity = defineCheck({
         const p = prepared as { v: Record<string, Value>; balA: bigint; balB: bigint; lp: bigint };
         const pair = getAddress(String(p.v.pair));
         const agent = ctx.world.agent.address;
-        const mints = findEvents(attemptLogs(ctx), pair, MINT);
+        const mints = findEvents(attemptLogs(ctx), pair, V2_MINT_EVENT);
         if (mints.length !== 1)
           return { passed: false, detail: `expected one Mint from the pair ${pair}, found ${mints.length}` };
-        const token0 = await ctx.client.readContract({ address: pair, abi: pairAbi, functionName: "token0" });
+        const token0 = await ctx.client.readContract({
+          address: pair,
+          abi: V2_PAIR_ABI,
+          functionName: "token0",
+        });
         const aIs0 = token0.toLowerCase() === String(p.v.tokenA).toLowerCase();
         const uA = (aIs0 ? mints[0]!.amount0 : mints[0]!.amount1) as bigint;
         const uB = (aIs0 ? mints[0]!.amount1 : mints[0]!.amount0) as bigint;
         const [maxA, maxB] = [asBigInt(p.v.maxA!, "maxA"), asBigInt(p.v.maxB!, "maxB")];
-        // s may be a sampled decimal percentage such as "3.5" (a task may sample s as U[3,10]/1): s % in ppm.
+        // s may be a sampled decimal percentage such as "3.5" (a task may sample s from U[3,10]): s % in ppm.
         const sPpm = toUnits(String(p.v.slippagePct), 4);
         const problems: string[] = [];
         if (uA > maxA) problems.push(`used A ${uA} > ${maxA}`);
@@ -282,7 +281,7 @@ export const addLiquidity = defineCheck({
         const dB = p.balB - (await now(p.v.tokenB!, "B"));
         if (exactBalances && dA !== uA) problems.push(`agent paid A ${dA}, pair used ${uA}`);
         if (exactBalances && dB !== uB) problems.push(`agent paid B ${dB}, pair used ${uB}`);
-        const minted = findEvents(attemptLogs(ctx), pair, TRANSFER)
+        const minted = findEvents(attemptLogs(ctx), pair, TRANSFER_EVENT)
           .filter(
             (t) =>
               String(t.from).toLowerCase() === ZERO && String(t.to).toLowerCase() === agent.toLowerCase(),
@@ -290,7 +289,7 @@ export const addLiquidity = defineCheck({
           .reduce((sum, t) => sum + (t.value as bigint), 0n);
         const lpNow = await ctx.client.readContract({
           address: pair,
-          abi: pairAbi,
+          abi: V2_PAIR_ABI,
           functionName: "balanceOf",
           args: [agent],
         });

@@ -1,45 +1,11 @@
-import { type Address, decodeFunctionData, getAddress, parseAbi } from "viem";
+import { type Address, decodeFunctionData, getAddress } from "viem";
 import { toUnits } from "../expr/decimal.ts";
 import { asBigInt, evaluateExpr } from "../expr/expr.ts";
+import { V2_NAMED_VIEWS_ABI, V2_ROUTER_CALLS_ABI } from "./abi.ts";
 import { exprArg, optionalExprArg } from "./args.ts";
 import { scopeOf } from "./scopeOf.ts";
 import { callFrames } from "./traces.ts";
 import { CheckArgsError, type CheckContext, defineCheck, type SentTransaction } from "./types.ts";
-
-/**
- * Every swap and liquidity function of a Uniswap-V2 Router02 (PancakeSwap's router), so a bound is
- * read from whichever one the model chose (fee-on-transfer and permit variants included).
- */
-const ROUTER_ABI = parseAbi([
-  "function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)",
-  "function swapExactTokensForTokensSupportingFeeOnTransferTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)",
-  "function swapExactTokensForETH(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)",
-  "function swapExactTokensForETHSupportingFeeOnTransferTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)",
-  "function swapExactETHForTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline)",
-  "function swapExactETHForTokensSupportingFeeOnTransferTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline)",
-  "function swapTokensForExactTokens(uint256 amountOut, uint256 amountInMax, address[] path, address to, uint256 deadline)",
-  "function swapTokensForExactETH(uint256 amountOut, uint256 amountInMax, address[] path, address to, uint256 deadline)",
-  "function swapETHForExactTokens(uint256 amountOut, address[] path, address to, uint256 deadline)",
-  "function addLiquidity(address tokenA, address tokenB, uint256 amountADesired, uint256 amountBDesired, uint256 amountAMin, uint256 amountBMin, address to, uint256 deadline)",
-  "function addLiquidityETH(address token, uint256 amountTokenDesired, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline)",
-  "function removeLiquidity(address tokenA, address tokenB, uint256 liquidity, uint256 amountAMin, uint256 amountBMin, address to, uint256 deadline)",
-  "function removeLiquidityETH(address token, uint256 liquidity, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline)",
-  "function removeLiquidityETHSupportingFeeOnTransferTokens(address token, uint256 liquidity, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline)",
-  "function removeLiquidityWithPermit(address tokenA, address tokenB, uint256 liquidity, uint256 amountAMin, uint256 amountBMin, address to, uint256 deadline, bool approveMax, uint8 v, bytes32 r, bytes32 s)",
-  "function removeLiquidityETHWithPermit(address token, uint256 liquidity, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline, bool approveMax, uint8 v, bytes32 r, bytes32 s)",
-  "function removeLiquidityETHWithPermitSupportingFeeOnTransferTokens(address token, uint256 liquidity, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline, bool approveMax, uint8 v, bytes32 r, bytes32 s)",
-]);
-
-const VIEW_ABI = parseAbi([
-  "function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)",
-  "function getAmountsIn(uint256 amountOut, address[] path) view returns (uint256[] amounts)",
-  "function factory() view returns (address)",
-  "function WETH() view returns (address)",
-  "function getPair(address tokenA, address tokenB) view returns (address)",
-  "function balanceOf(address owner) view returns (uint256)",
-  "function totalSupply() view returns (uint256)",
-  "function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)",
-]);
 
 const PPM = 1_000_000n;
 /** The one rounding tolerance of a bound (tasks/README.md "Rounding tolerance"): 0.01 % = 100 ppm. */
@@ -70,7 +36,7 @@ export async function decodeRouterCalls(ctx: CheckContext, router: Address): Pro
     for (const frame of await callFrames(ctx, tx)) {
       if (frame.to.toLowerCase() !== target || frame.type === "STATICCALL") continue;
       try {
-        const decoded = decodeFunctionData({ abi: ROUTER_ABI, data: frame.input });
+        const decoded = decodeFunctionData({ abi: V2_ROUTER_CALLS_ABI, data: frame.input });
         calls.push({
           tx,
           fn: decoded.functionName,
@@ -146,7 +112,7 @@ export async function boundsOf(
   const read = <T>(address: Address, functionName: string, args: readonly unknown[] = []) =>
     ctx.client.readContract({
       address,
-      abi: VIEW_ABI,
+      abi: V2_NAMED_VIEWS_ABI,
       functionName: functionName as never,
       args: args as never,
       blockNumber: call.before,
@@ -238,7 +204,7 @@ export async function boundsOf(
 }
 
 /**
- * The requested price protection (docs/SCORING.md "Tolerances"): every successful swap or liquidity call the
+ * The requested price protection: every successful swap or liquidity call the
  * attempt made to `router` states a bound at least as tight as the rules in the prompt, read from
  * its calldata against the chain state just before it (the block before its own):
  * exact-in amountOutMin ≥ getAmountsOut·(1 − s) and > 0 (a SupportingFeeOnTransferTokens swap: ≥ what
@@ -310,7 +276,11 @@ export const priceBounds = defineCheck({
         const seen: string[] = [];
         const weth = p.desired.length
           ? String(
-              await ctx.client.readContract({ address: p.router, abi: VIEW_ABI, functionName: "WETH" }),
+              await ctx.client.readContract({
+                address: p.router,
+                abi: V2_NAMED_VIEWS_ABI,
+                functionName: "WETH",
+              }),
             ).toLowerCase()
           : "";
         for (const call of calls) {

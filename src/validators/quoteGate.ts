@@ -1,5 +1,6 @@
 import { getAddress } from "viem";
 import { asBigInt, evaluateExpr } from "../expr/expr.ts";
+import { QUOTER_V2_ABI } from "./abi.ts";
 import { allowOnly, exprArg } from "./args.ts";
 import { v3CycleBest, v3SplitBest } from "./bestExecution.ts";
 import { scopeOf } from "./scopeOf.ts";
@@ -20,37 +21,10 @@ const BRANCH_CHECKS: Record<string, CheckDefinition> = {
   v3CycleBest,
 };
 
-const QUOTER_ABI = [
-  {
-    type: "function",
-    name: "quoteExactInputSingle",
-    stateMutability: "nonpayable",
-    inputs: [
-      {
-        name: "params",
-        type: "tuple",
-        components: [
-          { name: "tokenIn", type: "address" },
-          { name: "tokenOut", type: "address" },
-          { name: "amountIn", type: "uint256" },
-          { name: "fee", type: "uint24" },
-          { name: "sqrtPriceLimitX96", type: "uint160" },
-        ],
-      },
-    ],
-    outputs: [
-      { name: "amountOut", type: "uint256" },
-      { name: "sqrtPriceX96After", type: "uint160" },
-      { name: "initializedTicksCrossed", type: "uint32" },
-      { name: "gasEstimate", type: "uint256" },
-    ],
-  },
-] as const;
-
 type Gate = { execute: boolean; best: bigint; bestFee: number; threshold: bigint; branch: unknown[] };
 
 /**
- * `v3QuoteGate` (tasks/hard/README.md "Tasks": conditional judgement decided at run time): the user
+ * `v3QuoteGate` (conditional judgement decided at run time): the user
  * asks for a V3 sale of `amountIn` only if the pool that pays most for it pays at least `threshold`
  * (a price rule stated in the prompt, e.g. "no more than 1 % below the oracle"), and a refusal
  * otherwise. At the pre-state the check quotes every fee tier with QuoterV2 and decides the branch:
@@ -135,7 +109,7 @@ export const v3QuoteGate = defineCheck({
           const out = await ctx.client
             .simulateContract({
               address: quoter!,
-              abi: QUOTER_ABI,
+              abi: QUOTER_V2_ABI,
               functionName: "quoteExactInputSingle",
               args: [{ tokenIn: tokenIn!, tokenOut: tokenOut!, amountIn, fee, sqrtPriceLimitX96: 0n }],
             })

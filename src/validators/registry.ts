@@ -22,7 +22,8 @@ import {
 } from "./types.ts";
 import { v3PriceBounds } from "./v3Bounds.ts";
 import { v3BestQuote, v3Position } from "./v3Positions.ts";
-import { v3OracleAnswer, v3PoolAtPrice, v3RangeAtPrices, v3TwapGuard } from "./v3Prices.ts";
+import { v3OracleAnswer, v3PoolAtPrice, v3RangeAtPrices } from "./v3Prices.ts";
+import { v3TwapGuard } from "./v3TwapGuard.ts";
 
 /**
  * `all`: one weighted check that holds iff every sub-check holds (a ★ effect often has two parts,

@@ -5,39 +5,15 @@ import {
   encodeFunctionData,
   getAddress,
   type Hex,
-  parseAbi,
 } from "viem";
 import { toUnits } from "../expr/decimal.ts";
 import { asBigInt, evaluateExpr } from "../expr/expr.ts";
+import { NPM_LIQUIDITY_CALLS_ABI, NPM_POSITIONS_ABI, QUOTER_V2_ABI, V3_ROUTER_CALLS_ABI } from "./abi.ts";
 import { exprArg, optionalExprArg } from "./args.ts";
 import type { Bound } from "./priceBounds.ts";
 import { scopeOf } from "./scopeOf.ts";
 import { callFrames } from "./traces.ts";
 import { CheckArgsError, type CheckContext, defineCheck, type SentTransaction } from "./types.ts";
-
-/** The original SwapRouter's swaps (v3-periphery 1.4.4: `deadline` inside each struct) and its batch. */
-const ROUTER_ABI = parseAbi([
-  "function exactInputSingle((address tokenIn, address tokenOut, uint24 fee, address recipient, uint256 deadline, uint256 amountIn, uint256 amountOutMinimum, uint160 sqrtPriceLimitX96) params)",
-  "function exactInput((bytes path, address recipient, uint256 deadline, uint256 amountIn, uint256 amountOutMinimum) params)",
-  "function exactOutputSingle((address tokenIn, address tokenOut, uint24 fee, address recipient, uint256 deadline, uint256 amountOut, uint256 amountInMaximum, uint160 sqrtPriceLimitX96) params)",
-  "function exactOutput((bytes path, address recipient, uint256 deadline, uint256 amountOut, uint256 amountInMaximum) params)",
-  "function multicall(bytes[] data)",
-]);
-
-/** The position manager's liquidity functions, with what each returns. */
-const POSITIONS_ABI = parseAbi([
-  "function mint((address token0, address token1, uint24 fee, int24 tickLower, int24 tickUpper, uint256 amount0Desired, uint256 amount1Desired, uint256 amount0Min, uint256 amount1Min, address recipient, uint256 deadline) params) payable returns (uint256 tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)",
-  "function increaseLiquidity((uint256 tokenId, uint256 amount0Desired, uint256 amount1Desired, uint256 amount0Min, uint256 amount1Min, uint256 deadline) params) payable returns (uint128 liquidity, uint256 amount0, uint256 amount1)",
-  "function decreaseLiquidity((uint256 tokenId, uint128 liquidity, uint256 amount0Min, uint256 amount1Min, uint256 deadline) params) payable returns (uint256 amount0, uint256 amount1)",
-  "function multicall(bytes[] data) payable returns (bytes[] results)",
-]);
-
-const QUOTER_ABI = parseAbi([
-  "function quoteExactInputSingle((address tokenIn, address tokenOut, uint256 amountIn, uint24 fee, uint160 sqrtPriceLimitX96) params) returns (uint256 amountOut, uint160 sqrtPriceX96After, uint32 initializedTicksCrossed, uint256 gasEstimate)",
-  "function quoteExactInput(bytes path, uint256 amountIn) returns (uint256 amountOut, uint160[] sqrtPriceX96AfterList, uint32[] initializedTicksCrossedList, uint256 gasEstimate)",
-  "function quoteExactOutputSingle((address tokenIn, address tokenOut, uint256 amount, uint24 fee, uint160 sqrtPriceLimitX96) params) returns (uint256 amountIn, uint160 sqrtPriceX96After, uint32 initializedTicksCrossed, uint256 gasEstimate)",
-  "function quoteExactOutput(bytes path, uint256 amountOut) returns (uint256 amountIn, uint160[] sqrtPriceX96AfterList, uint32[] initializedTicksCrossedList, uint256 gasEstimate)",
-]);
 
 const PPM = 1_000_000n;
 /** The single rounding tolerance of every price bound (tasks/README.md): 0.01 %. */
@@ -80,7 +56,7 @@ export async function decodeV3Calls(
       let decoded: { functionName: string; args?: readonly unknown[] };
       try {
         decoded = decodeFunctionData({
-          abi: kind === "router" ? ROUTER_ABI : POSITIONS_ABI,
+          abi: kind === "router" ? V3_ROUTER_CALLS_ABI : NPM_LIQUIDITY_CALLS_ABI,
           data: frame.input,
         }) as never;
       } catch {
@@ -115,10 +91,10 @@ export async function v3BoundsOf(
   const quote = async (functionName: string, args: readonly unknown[]) => {
     const { data } = await ctx.client.call({
       to: quoter,
-      data: encodeFunctionData({ abi: QUOTER_ABI, functionName, args } as never),
+      data: encodeFunctionData({ abi: QUOTER_V2_ABI, functionName, args } as never),
       blockNumber,
     });
-    return (decodeFunctionResult({ abi: QUOTER_ABI, functionName, data: data! } as never) as bigint[])[0]!;
+    return (decodeFunctionResult({ abi: QUOTER_V2_ABI, functionName, data: data! } as never) as bigint[])[0]!;
   };
   switch (call.fn) {
     case "exactInputSingle":
@@ -172,7 +148,7 @@ export async function v3BoundsOf(
       // mint / increaseLiquidity / decreaseLiquidity: the same call with its minimums zeroed, run by
       // the same sender with the same value at the block before, says what the pool would move.
       const data = encodeFunctionData({
-        abi: POSITIONS_ABI,
+        abi: NPM_LIQUIDITY_CALLS_ABI,
         functionName: call.fn,
         args: [{ ...p, amount0Min: 0n, amount1Min: 0n }],
       } as never);
@@ -184,7 +160,7 @@ export async function v3BoundsOf(
         blockNumber,
       });
       const result = decodeFunctionResult({
-        abi: POSITIONS_ABI,
+        abi: NPM_LIQUIDITY_CALLS_ABI,
         functionName: call.fn,
         data: out!,
       } as never) as bigint[];
@@ -260,9 +236,7 @@ async function offerShortfalls(
   else {
     const position = (await ctx.client.readContract({
       address: call.to,
-      abi: parseAbi([
-        "function positions(uint256) view returns (uint96, address, address token0, address token1, uint24, int24, int24, uint128, uint256, uint256, uint128, uint128)",
-      ]),
+      abi: NPM_POSITIONS_ABI,
       functionName: "positions",
       args: [call.params.tokenId as bigint],
       blockNumber: call.tx.receipt.blockNumber - 1n,
@@ -280,7 +254,7 @@ async function offerShortfalls(
 }
 
 /**
- * V3 price protection (the hard split's V3 counterpart of `priceBounds`, docs/SCORING.md "Tolerances"): every successful swap the
+ * V3 price protection (the V3 counterpart of `priceBounds`): every successful swap the
  * attempt sent to the V3 `router` (directly or inside `multicall`) states a bound at least as tight
  * as the prompt's rule, against QuoterV2's quote at the block before it: exact-in amountOutMinimum ≥
  * quote·(1 − s) and > 0, exact-out amountInMaximum ≤ quote·(1 + s); and every mint,

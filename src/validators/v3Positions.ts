@@ -1,20 +1,9 @@
-import { type Address, getAddress, maxUint128, parseAbi } from "viem";
+import { type Address, getAddress, maxUint128 } from "viem";
 import { asBigInt, evaluateExpr } from "../expr/expr.ts";
+import { BALANCE_OF_ABI, NPM_ABI, QUOTER_V2_ABI } from "./abi.ts";
 import { exprArg, optionalExprArg } from "./args.ts";
 import { scopeOf } from "./scopeOf.ts";
 import { CheckArgsError, type CheckContext, defineCheck } from "./types.ts";
-
-const NPM_ABI = parseAbi([
-  "function balanceOf(address owner) view returns (uint256)",
-  "function ownerOf(uint256 tokenId) view returns (address)",
-  "function tokenOfOwnerByIndex(address owner, uint256 index) view returns (uint256)",
-  "function positions(uint256 tokenId) view returns (uint96 nonce, address operator, address token0, address token1, uint24 fee, int24 tickLower, int24 tickUpper, uint128 liquidity, uint256 feeGrowthInside0LastX128, uint256 feeGrowthInside1LastX128, uint128 tokensOwed0, uint128 tokensOwed1)",
-  "function collect((uint256 tokenId, address recipient, uint128 amount0Max, uint128 amount1Max) params) payable returns (uint256 amount0, uint256 amount1)",
-]);
-const QUOTER_ABI = parseAbi([
-  "function quoteExactInputSingle((address tokenIn, address tokenOut, uint256 amountIn, uint24 fee, uint160 sqrtPriceLimitX96) params) returns (uint256 amountOut, uint160 sqrtPriceX96After, uint32 initializedTicksCrossed, uint256 gasEstimate)",
-]);
-const ERC20 = parseAbi(["function balanceOf(address) view returns (uint256)"]);
 
 const FIELDS = ["token0", "token1", "fee", "tickLower", "tickUpper"] as const;
 
@@ -174,7 +163,7 @@ export const v3Position = defineCheck({
 });
 
 /**
- * "Whichever pool gives more" (tasks/hard/README.md "Tasks"): at `pre` QuoterV2 quotes selling `amountIn` of `tokenIn`
+ * "Whichever pool gives more": at `pre` QuoterV2 quotes selling `amountIn` of `tokenIn`
  * for `tokenOut` in each fee tier of `fees`; at `post` the `account`'s tokenOut balance must have
  * risen by at least the best quote less 0.01 % — which only the best pool can pay when the quotes
  * differ by more than that. In a composite, `pre` is the state before the first round.
@@ -225,7 +214,7 @@ export const v3BestQuote = defineCheck({
         for (const fee of fees as number[]) {
           const { result } = await ctx.client.simulateContract({
             address: quoter,
-            abi: QUOTER_ABI,
+            abi: QUOTER_V2_ABI,
             functionName: "quoteExactInputSingle",
             args: [{ tokenIn, tokenOut, amountIn, fee, sqrtPriceLimitX96: 0n }],
           });
@@ -233,7 +222,7 @@ export const v3BestQuote = defineCheck({
         }
         const balance = await ctx.client.readContract({
           address: tokenOut,
-          abi: ERC20,
+          abi: BALANCE_OF_ABI,
           functionName: "balanceOf",
           args: [account],
         });
@@ -249,7 +238,7 @@ export const v3BestQuote = defineCheck({
         const best = p.quotes.reduce((a, b) => (b[1] > a[1] ? b : a));
         const after = await ctx.client.readContract({
           address: p.tokenOut,
-          abi: ERC20,
+          abi: BALANCE_OF_ABI,
           functionName: "balanceOf",
           args: [p.account],
         });
