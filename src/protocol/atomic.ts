@@ -7,7 +7,7 @@ import { displayValue } from "../tasks/placeholders.ts";
 import type { Instance } from "../tasks/types.ts";
 import { CHECKS } from "../validators/registry.ts";
 import { safetyFlags } from "../validators/safety.ts";
-import { atomicScore, isPass } from "../validators/score.ts";
+import { atomicScore, failedChecksReason, isPass } from "../validators/score.ts";
 import type { CheckContext, CheckResult, SentTransaction } from "../validators/types.ts";
 import type { World } from "../world/world.ts";
 import { chainClients } from "./chain.ts";
@@ -216,11 +216,8 @@ export async function runAtomicAttempt(p: AtomicAttemptParameters): Promise<Inst
   ): InstanceResult => {
     const score = failure ? 0 : atomicScore(checks);
     const passed = isPass(score);
-    const reason = checks
-      .filter((c) => !c.passed)
-      .map((c) => `${c.name}: ${c.detail}`)
-      .join(" | ");
-    const f = failure ?? (passed ? null : { class: "checks_failed" as const, reason });
+    const f =
+      failure ?? (passed ? null : { class: "checks_failed" as const, reason: failedChecksReason(checks) });
     return {
       ...base,
       ...extra,

@@ -11,7 +11,15 @@ import type {
 import type { ExecutionCost } from "../validators/executionCost.ts";
 import { describeHoldingChanges, readHoldings } from "../validators/holdingsSnapshot.ts";
 import { type SafetyFlag, safetyFlags } from "../validators/safety.ts";
-import { isPass } from "../validators/score.ts";
+import {
+  compositeBase,
+  compositeFailureCode,
+  compositeScore,
+  failedChecksReason,
+  isPass,
+  OUR_ZERO_ROUNDS_DECAY,
+  stepDecay,
+} from "../validators/score.ts";
 import type { CheckResult, SentTransaction } from "../validators/types.ts";
 import {
   type AtomicAttemptParameters,
@@ -125,8 +133,9 @@ export type CompositeConversation = {
   kOpt: number;
   budget: number;
   /**
-   * The decay when no round counted (K_act = 0): 1 here (nothing ran, nothing decays; the checks
-   * decide), 0 in the paper's implementation (min(1, K_opt / K_act) with K_act ≤ 0 → 0).
+   * The decay when no round counted (K_act = 0): `OUR_ZERO_ROUNDS_DECAY` (1: nothing ran, nothing
+   * decays; the checks decide) or `PAPER_ZERO_ROUNDS_DECAY` (0, the paper's implementation), in
+   * src/validators/score.ts.
    */
   zeroRoundsDecay: 0 | 1;
   /** Extra fields of the composite record (the paper protocol's plan as parsed). */
@@ -138,7 +147,8 @@ export type CompositeConversation = {
  * (against `init`), then the effect ledger's ★ check over every round (last: it leaves the chain at
  * the gold answer's end state). Base = 100 iff every check holds and the attempt did not end by an
  * error report (unless refusing is what the task's checks ask for) or an integrity violation;
- * final = base × min(1, K_opt / K_act).
+ * final = base × min(1, K_opt / K_act), rounded to two decimals (the rules: src/validators/score.ts,
+ * docs/SCORING.md "Composite tasks").
  */
 export async function judgeComposite(
   p: CompositeAttemptParameters,
@@ -173,11 +183,14 @@ export async function judgeComposite(
   }
   // An error report ends the attempt with base 0, except on a judgement task (a `refused` check), where
   // refusing is what the checks ask for: there the checks alone decide.
-  const refusalAllowed = expectsRefusal(task);
-  const base =
-    !integrity && (endedBy !== "error_report" || refusalAllowed) && checks.every((x) => x.passed) ? 100 : 0;
-  const decay = kAct === 0 ? c.zeroRoundsDecay : Math.min(1, c.kOpt / kAct);
-  const score = Math.round(base * decay * 100) / 100;
+  const base = compositeBase({
+    checksHold: checks.every((x) => x.passed),
+    errorReport: endedBy === "error_report",
+    refusalExpected: expectsRefusal(task),
+    integrityViolation: integrity,
+  });
+  const decay = stepDecay(c.kOpt, kAct, c.zeroRoundsDecay);
+  const score = compositeScore(base, decay);
   const failure: Failure | null = integrity
     ? {
         class: "integrity_violation",
@@ -186,17 +199,8 @@ export async function judgeComposite(
     : base === 0
       ? {
           class: "checks_failed",
-          code:
-            endedBy === "budget"
-              ? "budget_exhausted"
-              : endedBy === "error_report"
-                ? "error_report"
-                : undefined,
-          reason:
-            checks
-              .filter((x) => !x.passed)
-              .map((x) => `${x.name}: ${x.detail}`)
-              .join(" | ") || `ended by ${endedBy}`,
+          code: compositeFailureCode(endedBy),
+          reason: failedChecksReason(checks) || `ended by ${endedBy}`,
         }
       : null;
   const composite: CompositeRecord = {
@@ -369,6 +373,6 @@ export async function runCompositeAttempt(p: CompositeAttemptParameters): Promis
     usage,
     kOpt,
     budget,
-    zeroRoundsDecay: 1,
+    zeroRoundsDecay: OUR_ZERO_ROUNDS_DECAY,
   });
 }

@@ -9,6 +9,7 @@ import type {
   RoundRecord,
 } from "../results/types.ts";
 import { cleanText } from "../sandbox/cleanText.ts";
+import { PAPER_ZERO_ROUNDS_DECAY } from "../validators/score.ts";
 import { jsonSafe } from "./atomic.ts";
 import type { ChainClients } from "./chain.ts";
 import {
@@ -128,7 +129,8 @@ async function platformQuery(
  *    skipped: `plan_done`; out of rounds: `budget`; an integrity violation ends it at once.
  *
  * Scored as ours (src/protocol/composite.ts `judgeComposite`: end-state checks, the effect ledger's ★
- * check), with the paper's decay: min(1, K_opt / K_act), and 0 when no round ran (an empty plan).
+ * check), with the paper's decay: min(1, K_opt / K_act), and 0 when no round ran (an empty plan;
+ * `PAPER_ZERO_ROUNDS_DECAY`, src/validators/score.ts).
  * The submitted answer is the submitting reply's `answer` joined with its module's answer fields.
  */
 export async function runPaperCompositeAttempt(p: CompositeAttemptParameters): Promise<InstanceResult> {
@@ -310,7 +312,7 @@ export async function runPaperCompositeAttempt(p: CompositeAttemptParameters): P
     usage,
     kOpt,
     budget,
-    zeroRoundsDecay: 0,
+    zeroRoundsDecay: PAPER_ZERO_ROUNDS_DECAY,
     record: { protocol: "paper", subtasks, planParse: parse },
   });
 }

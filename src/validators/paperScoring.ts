@@ -1,5 +1,12 @@
 import type { CheckSpec, TaskSpec } from "../tasks/types.ts";
-import { PASS_THRESHOLD } from "./score.ts";
+import {
+  compositeBase,
+  compositeScore,
+  heldWeight,
+  isPass,
+  PAPER_ZERO_ROUNDS_DECAY,
+  stepDecay,
+} from "./score.ts";
 import type { CheckResult } from "./types.ts";
 
 /**
@@ -104,9 +111,15 @@ export function paperScoring(result: JudgedAttempt, spec: Pick<TaskSpec, "checks
   if (failedBefore) score = 0;
   else if (spec.split === "composite") {
     const c = result.composite!;
-    const base = held && c.endedBy !== "error_report" ? 100 : 0;
-    const decay = c.kAct <= 0 ? 0 : Math.min(1, c.kOpt / c.kAct);
-    score = Math.round(base * decay * 100) / 100;
-  } else score = checks.reduce((s, c) => s + (c.passed ? c.weight : 0), 0);
-  return { score, passed: score >= PASS_THRESHOLD, checks };
+    // An integrity violation failed before the checks (0 above); the paper's tasks expect no refusal,
+    // so any error report ends with base 0.
+    const base = compositeBase({
+      checksHold: held,
+      errorReport: c.endedBy === "error_report",
+      refusalExpected: false,
+      integrityViolation: false,
+    });
+    score = compositeScore(base, stepDecay(c.kOpt, c.kAct, PAPER_ZERO_ROUNDS_DECAY));
+  } else score = heldWeight(checks);
+  return { score, passed: isPass(score), checks };
 }
