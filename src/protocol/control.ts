@@ -6,12 +6,25 @@ export type ControlMessage =
   | { kind: "submit"; answer: Record<string, unknown> }
   | { kind: "error"; type: string; message: string };
 
-/** What one composite response asks for: a module to execute, a control message, or both. */
-export type RoundRequest = {
+/** What one composite reply asks for: a module to execute, a control message of vocabulary `C`, or both. */
+export type ControlReply<C> = {
   code?: string | undefined;
-  control?: ControlMessage | undefined;
-  /** Set when the response cannot be acted on (it is a failed round). */
+  control?: C | undefined;
+  /** Set when the reply cannot be acted on (it is a failed round). */
   invalid?: { reason: SchemaInvalidReason; message: string } | undefined;
+};
+
+/** What one composite response asks for under our protocol. */
+export type RoundRequest = ControlReply<ControlMessage>;
+
+/**
+ * A protocol's control vocabulary: which JSON texts of a reply claim to be control messages (a key of
+ * the vocabulary), and what a parsed one means (the message, or why it is not one: the round is
+ * `invalid_control_json`).
+ */
+export type ControlVocabulary<C> = {
+  looksLikeControl: (json: string) => boolean;
+  toControl: (value: unknown) => C | string;
 };
 
 /** Attempts from a `{` that never closes before giving up: bounds the work on garbage to linear time. */
@@ -84,12 +97,14 @@ function toControl(value: unknown): ControlMessage | string {
 }
 
 /**
- * Reads one composite response (docs/SCORING.md "Composite tasks"): at most one module
- * (a TypeScript block defining `executeSkill`) and at most one control JSON (a ```json block, or a
- * bare object with "submit" or "error"). Never throws: an unusable response is `invalid`.
+ * Reads one composite reply under a control vocabulary (docs/ARCHITECTURE.md "The attempt's
+ * contract"; ours: {@link CONTROL_VOCABULARY}, the paper protocol's: src/protocol/paperControl.ts):
+ * at most one module (a TypeScript block defining `executeSkill`) and at most one control JSON (a ```json block, an unlabelled block that is
+ * not a module, or a bare object, that the vocabulary claims). Never throws: two modules, unparseable
+ * or unknown control JSON, two control JSONs, or neither module nor control JSON is `invalid`.
  */
-export function parseRound(text: string): RoundRequest {
-  const request: RoundRequest = {};
+export function readControlReply<C>(text: string, vocabulary: ControlVocabulary<C>): ControlReply<C> {
+  const request: ControlReply<C> = {};
   const module = extractModule(text);
   if (module.ok) request.code = module.code;
   else if (module.reason === "multiple_code_blocks")
@@ -100,8 +115,8 @@ export function parseRound(text: string): RoundRequest {
       .filter((b) => b.lang === "json" || (b.lang === "" && !/\bexecuteSkill\b/.test(b.code)))
       .map((b) => b.code),
     ...bareObjects(text),
-  ].filter(looksLikeControl);
-  const controls: ControlMessage[] = [];
+  ].filter(vocabulary.looksLikeControl);
+  const controls: C[] = [];
   for (const candidate of candidates) {
     let parsed: unknown;
     try {
@@ -115,7 +130,7 @@ export function parseRound(text: string): RoundRequest {
         },
       };
     }
-    const control = toControl(parsed);
+    const control = vocabulary.toControl(parsed);
     if (typeof control === "string")
       return { ...request, invalid: { reason: "invalid_control_json", message: control } };
     controls.push(control);
@@ -134,4 +149,16 @@ export function parseRound(text: string): RoundRequest {
       },
     };
   return request;
+}
+
+/** Our protocol's control vocabulary (docs/SCORING.md "Composite tasks"): `{"submit": true, "answer"?}` or `{"error": …}`. */
+export const CONTROL_VOCABULARY: ControlVocabulary<ControlMessage> = { looksLikeControl, toControl };
+
+/**
+ * Reads one composite response (docs/SCORING.md "Composite tasks"): at most one module
+ * (a TypeScript block defining `executeSkill`) and at most one control JSON (a ```json block, or a
+ * bare object with "submit" or "error"). Never throws: an unusable response is `invalid`.
+ */
+export function parseRound(text: string): RoundRequest {
+  return readControlReply(text, CONTROL_VOCABULARY);
 }

@@ -1,7 +1,7 @@
 import type { PlanSubtask } from "../results/types.ts";
 import { cleanText } from "../sandbox/cleanText.ts";
-import { bareObjects } from "./control.ts";
-import { extractModule, fencedBlocks, type SchemaInvalidReason } from "./parse.ts";
+import { bareObjects, type ControlReply, type ControlVocabulary, readControlReply } from "./control.ts";
+import { fencedBlocks } from "./parse.ts";
 
 /**
  * `--protocol paper`: reading the model's replies the way the paper implementation's composite
@@ -86,11 +86,7 @@ export type PaperControl =
   | { kind: "query"; queryType: string; token: string | undefined; account: string | undefined };
 
 /** One round's reply: a module to execute and/or a control JSON, or why it cannot be acted on. */
-export type PaperRoundRequest = {
-  code?: string | undefined;
-  control?: PaperControl | undefined;
-  invalid?: { reason: SchemaInvalidReason; message: string } | undefined;
-};
+export type PaperRoundRequest = ControlReply<PaperControl>;
 
 const looksLikeControl = (t: string) => /"(submit|error|error_detected|action)"\s*:/.test(t);
 
@@ -127,6 +123,9 @@ function toControl(value: unknown): PaperControl | string {
   return 'a control JSON needs "submit": true, "action": "query" or "submit", or "error_detected": true';
 }
 
+/** The paper protocol's control vocabulary: query, error (`error` or `error_detected`) and submit. */
+export const PAPER_CONTROL_VOCABULARY: ControlVocabulary<PaperControl> = { looksLikeControl, toControl };
+
 /**
  * Reads one round's reply: at most one module (a TypeScript block defining `executeSkill`) and at
  * most one control JSON (a ```json block, or a bare object with "submit", "error", "error_detected"
@@ -135,48 +134,5 @@ function toControl(value: unknown): PaperControl | string {
  * two of them, two modules, or neither module nor control JSON: `invalid` (schema_invalid).
  */
 export function parsePaperRound(reply: string): PaperRoundRequest {
-  const request: PaperRoundRequest = {};
-  const module = extractModule(reply);
-  if (module.ok) request.code = module.code;
-  else if (module.reason === "multiple_code_blocks")
-    return { invalid: { reason: module.reason, message: module.message } };
-  const candidates = [
-    ...fencedBlocks(reply)
-      .filter((b) => b.lang === "json" || (b.lang === "" && !/\bexecuteSkill\b/.test(b.code)))
-      .map((b) => b.code),
-    ...bareObjects(reply),
-  ].filter(looksLikeControl);
-  const controls: PaperControl[] = [];
-  for (const candidate of candidates) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(candidate);
-    } catch (error) {
-      return {
-        ...request,
-        invalid: {
-          reason: "invalid_control_json",
-          message: `unparseable control JSON: ${cleanText((error as Error).message)}`,
-        },
-      };
-    }
-    const control = toControl(parsed);
-    if (typeof control === "string")
-      return { ...request, invalid: { reason: "invalid_control_json", message: control } };
-    controls.push(control);
-  }
-  if (controls.length > 1)
-    return {
-      ...request,
-      invalid: { reason: "invalid_control_json", message: "more than one control JSON in one response" },
-    };
-  request.control = controls[0];
-  if (!request.code && !request.control)
-    return {
-      invalid: {
-        reason: module.ok ? "no_code_block" : module.reason,
-        message: module.ok ? "" : `${module.message}, and no control JSON`,
-      },
-    };
-  return request;
+  return readControlReply(reply, PAPER_CONTROL_VOCABULARY);
 }
