@@ -9,9 +9,14 @@
  * order.
  */
 import type { Address, Hex } from "viem";
-import type { Catalogue, Holding } from "../catalogue.ts";
+import type { Holding } from "../catalogue.ts";
 import type { World } from "../world.ts";
-import { type ForkPairs, openProvisioning, type ProbedSlots } from "./context.ts";
+import {
+  type ForkPairs,
+  openProvisioning,
+  type ProbedSlots,
+  type ProvisioningParameters,
+} from "./context.ts";
 import { buildHardWorld, deployOwnContracts } from "./phases/contracts.ts";
 import { mintLpHoldings, pairsFromFactory, readP } from "./phases/liquidity.ts";
 import { grantAllowances, makeStakes, moveSquadToAgent, plantRemainingHoldings } from "./phases/snapshot.ts";
@@ -44,22 +49,11 @@ export type ProvisionReport = {
   timings: { probeMs: number; provisionMs: number };
 };
 
-/** Parameters of {@link provisionFork}. */
-export type ProvisionForkParameters = {
-  /** Direct URL of the forked Anvil (cheat methods allowed: the harness's own channel). */
-  url: string;
-  /** Chain id the fork must answer: 56 (BNB Smart Chain), the only chain fork mode runs on. */
-  chainId: number;
-  /** The world to provision; default the world catalogue (src/world/catalogue.ts). */
-  catalogue?: Catalogue | undefined;
-  /**
-   * The ERC-20 holdings of the snapshot to plant and check; default the catalogue's `HOLDINGS`
-   * (a custom catalogue passes its own, e.g. with a line for its new token).
-   */
-  holdings?: readonly Holding[] | undefined;
-  /** Where the own contracts' artifacts are; default `fixtures/artifacts`. */
-  artifactsDir?: string | undefined;
-};
+/**
+ * Parameters of {@link provisionFork}: the fork's URL and chain id, and the world to provision (the
+ * catalogue, its holdings, allowances, stakes and BNB balances, each defaulting to the built-in one).
+ */
+export type ProvisionForkParameters = ProvisioningParameters;
 
 /**
  * Provisions the catalogue's world on a freshly booted fork and returns the world (same shape as
@@ -107,7 +101,7 @@ export async function provisionFork(
   await settleNativeBalances(p);
 
   const world = await assembleWorld(p, { slots, P, stakeTimestamp });
-  const requirements = await verifyRequirements(p.client, world, p.errors, p.catalogue, p.holdings);
+  const requirements = await verifyRequirements(p.client, world, p.errors, p);
   return {
     world,
     report: {
