@@ -83,7 +83,8 @@ export async function grantAllowances(p: Provisioning): Promise<void> {
 
 /**
  * The stakes: each holder approves and deposits its amount; the snapshot block is then mined
- * {@link STAKE_AGE_SECONDS} after the last stake (so rewards are pending).
+ * {@link STAKE_AGE_SECONDS} after the last stake (so rewards are pending), or at once when no
+ * stake was made.
  *
  * Reads: `stakes`, `contracts`, `catalogue` (the pool's ABI), `signer`. Writes: stakes and one mined block
  * on the fork; `errors`.
