@@ -1,5 +1,5 @@
 // Import structure of src/ (docs/ARCHITECTURE.md "Layers"): no circle, and each layer imports only layers below it.
-// Bottom to top: errors → world, tasks, expr, validators, sandbox (the chain and the task specs) →
+// Bottom to top: errors, median → world, tasks, expr, validators, sandbox (the chain and the task specs) →
 // models (+ runOptions) → results → protocol → reporting → run → cli, runBenchmark.
 const layer = (dirs) => `^src/(${dirs.join("|")})(/|\\.ts$)`;
 const above = {
@@ -30,7 +30,7 @@ module.exports = {
     // tasks/select.ts throws the CLI's UsageError for an unknown --tasks id (it lives in runOptions.ts).
     upward(
       "foundation",
-      layer(["errors", "world", "tasks", "expr", "validators", "sandbox"]),
+      layer(["errors", "median", "world", "tasks", "expr", "validators", "sandbox"]),
       "^src/tasks/select\\.ts$",
     ),
     upward("models", layer(["models", "runOptions"])),

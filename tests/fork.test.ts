@@ -14,6 +14,7 @@ import {
   numberToHex,
   pad,
   parseAbi,
+  parseEther,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -21,7 +22,7 @@ import { ChainError } from "../src/errors.ts";
 import { localBsc } from "../src/protocol/chain.ts";
 import { parseRunFlags, UsageError } from "../src/runOptions.ts";
 import { type AnvilHandle, startAnvil } from "../src/world/anvil.ts";
-import { HOLDINGS } from "../src/world/catalogue.ts";
+import { ALLOWANCES, HOLDINGS, NATIVE_BALANCES, STAKES } from "../src/world/catalogue.ts";
 import { resolveFork } from "../src/world/fork/boot.ts";
 import { provisionFork } from "../src/world/fork/provision.ts";
 import { redactUrl, scrubUrl, urlSecrets } from "../src/world/fork/redact.ts";
@@ -334,7 +335,7 @@ describe("provisionFork", () => {
     }
   });
 
-  test("plants and checks the holdings it is given: a custom catalogue's extra holding reaches the fork", async () => {
+  test("plants and checks the holdings it is given: a custom catalogue's extra holding reaches the fork; the other lists stay the built-in ones", async () => {
     const served = await serveWorld();
     const fork = await startAnvil({ forkUrl: served.url, chainId: 56 });
     try {
@@ -349,18 +350,102 @@ describe("provisionFork", () => {
         ok: true,
         keys: ["busd", "rich_address"],
       });
-      const client = createPublicClient({ chain: localBsc(fork.url), transport: http(fork.url) });
-      expect(
-        await client.readContract({
-          address: forked.contracts.busd,
-          abi: parseAbi(["function balanceOf(address) view returns (uint256)"]),
-          functionName: "balanceOf",
-          args: [forked.rich.address],
-        }),
-      ).toBe(7n * 10n ** 18n);
+      const chain = onChain(fork.url, forked);
+      expect(await chain.balanceOf("busd", "rich")).toBe(wei("7"));
+      // Allowances, stakes and BNB not given: the built-in lists, as the local world has them.
+      for (const a of ALLOWANCES)
+        expect(await chain.allowance(a.token, a.owner, a.spender)).toBe(wei(a.amount));
+      for (const s of STAKES) expect(await chain.staked(s.pool, s.holder)).toBe(wei(s.amount));
+      for (const [name, amount] of Object.entries(NATIVE_BALANCES))
+        expect(await chain.bnb(name), name).toBe(wei(amount!));
+      expect(forked.constants.agentStakedLpwuWei).toBe(world.constants.agentStakedLpwuWei);
+      expect(forked.constants.richAllowanceToAgentWei).toBe(world.constants.richAllowanceToAgentWei);
+    } finally {
+      await fork.stop();
+      await served.stop();
+    }
+  }, 180_000);
+
+  test("grants, stakes and funds what its allowances, stakes and BNB balances say, and checks those, not the built-in lists", async () => {
+    const served = await serveWorld();
+    const fork = await startAnvil({ forkUrl: served.url, chainId: 56 });
+    try {
+      const { world: forked, report } = await provisionFork({
+        url: fork.url,
+        chainId: 56,
+        allowances: [
+          { owner: "rich", token: "busd", spender: "flashloan_contract", amount: "3" },
+          { owner: "agent", token: "cake", spender: "pancake_router", amount: "4" },
+        ],
+        // A stake of a canonical token (planted by storage write) and a smaller LP stake.
+        stakes: [
+          { holder: "agent", pool: "simple_staking", token: "cake", amount: "10" },
+          { holder: "agent", pool: "simple_reward_pool", token: "pair_wbnb_usdt", amount: "0.25" },
+        ],
+        // Rich not named: it holds no BNB, yet it had gas for its approval.
+        nativeBalances: { agent: "42" },
+      });
+      expect(report.requirements.filter((r) => !r.ok)).toEqual([]);
+      const ids = report.requirements.map((r) => r.id);
+      expect(ids).toEqual(
+        expect.arrayContaining([
+          "rich approved flashloan_contract for 3 BUSD",
+          "agent approved pancake_router for 4 CAKE",
+          "agent stakes 10 CAKE in simple_staking",
+          "agent stakes 0.25 pair_wbnb_usdt in simple_reward_pool",
+          "agent holds 42 BNB",
+        ]),
+      );
+      expect(ids).not.toContain("rich holds 1 BNB");
+      expect(ids.filter((id) => id.startsWith("rich approved agent"))).toEqual([]);
+
+      const chain = onChain(fork.url, forked);
+      expect(await chain.allowance("busd", "rich", "flashloan_contract")).toBe(wei("3"));
+      expect(await chain.allowance("cake", "agent", "pancake_router")).toBe(wei("4"));
+      expect(await chain.allowance("usdt", "rich", "agent")).toBe(0n);
+      expect(await chain.staked("simple_staking", "agent")).toBe(wei("10"));
+      expect(await chain.staked("simple_reward_pool", "agent")).toBe(wei("0.25"));
+      // The staked CAKE came on top of the agent's 100, as the LP stake comes on top of its 2 LPwu.
+      expect(await chain.balanceOf("cake", "agent")).toBe(wei("100"));
+      expect(await chain.balanceOf("pair_wbnb_usdt", "agent")).toBe(wei("2"));
+      expect(await chain.bnb("agent")).toBe(wei("42"));
+      expect(await chain.bnb("rich")).toBe(0n);
+      // The constants describe the chain provisioned, not the built-in lists.
+      expect(forked.constants.agentStakedLpwuWei).toBe(wei("0.25").toString());
+      expect(forked.constants.richAllowanceToAgentWei).toBe("0");
     } finally {
       await fork.stop();
       await served.stop();
     }
   }, 180_000);
 });
+
+/** Whole tokens (18 decimals) in wei. */
+const wei = (amount: string) => parseEther(amount);
+
+/** Reads of a provisioned fork by catalogue key and account name. */
+function onChain(url: string, forked: typeof world) {
+  const client = createPublicClient({ chain: localBsc(url), transport: http(url) });
+  const at = (who: string): Address =>
+    who === "agent" || who === "rich" || who === "treasury"
+      ? forked[who].address
+      : (forked.contracts as Record<string, Address>)[who]!;
+  const read = <T>(key: string, signature: string, args: unknown[]) => {
+    const abi = parseAbi([signature]) as Abi;
+    const functionName = signature.slice("function ".length, signature.indexOf("("));
+    return client.readContract({ address: at(key), abi, functionName, args } as never) as Promise<T>;
+  };
+  return {
+    balanceOf: (token: string, holder: string) =>
+      read<bigint>(token, "function balanceOf(address) view returns (uint256)", [at(holder)]),
+    allowance: (token: string, owner: string, spender: string) =>
+      read<bigint>(token, "function allowance(address, address) view returns (uint256)", [
+        at(owner),
+        at(spender),
+      ]),
+    /** The staked amount: the first word of the pool's `userInfo`. */
+    staked: (pool: string, holder: string) =>
+      read<bigint>(pool, "function userInfo(address) view returns (uint256)", [at(holder)]),
+    bnb: (who: string) => client.getBalance({ address: at(who) }),
+  };
+}

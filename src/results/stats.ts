@@ -132,7 +132,5 @@ export function quantile(values: readonly number[], q: number): number {
   return s[lo]! + (s[hi]! - s[lo]!) * (at - lo);
 }
 
-/** The median (the 0.5-quantile); NaN for no values. */
-export function median(values: readonly number[]): number {
-  return quantile(values, 0.5);
-}
+/** The median (the 0.5-quantile); NaN for no values. One definition for every layer: src/median.ts. */
+export { median } from "../median.ts";

@@ -2,18 +2,12 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { median } from "../median.ts";
 import { startAnvil } from "../world/anvil.ts";
 import { executeModule, setWarmSandboxChildren } from "./executeModule.ts";
 import { startRpcGuard } from "./rpcGuard.ts";
 import { sandboxLibraries } from "./sandboxLibraries.ts";
 import { overrideSandboxRuntime, sandboxRuntime } from "./sandboxRuntime.ts";
-
-/** Median of a non-empty list. */
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
 
 /** One runtime's figures: medians in milliseconds over `samples` cold executions. */
 export type SandboxOverhead = {

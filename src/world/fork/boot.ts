@@ -1,3 +1,8 @@
+/**
+ * Fork mode's instances (README "Fork mode"): the fork is pinned once ({@link resolveFork}), then
+ * each pool instance is an Anvil forking that block, provisioned with the built-in world
+ * ({@link bootForkInstance}); every instance must come out with the same world.
+ */
 import { ChainError } from "../../errors.ts";
 import { type AnvilHandle, startAnvil } from "../anvil.ts";
 import type { World } from "../world.ts";
@@ -52,8 +57,8 @@ async function remoteRpc<T>(url: string, method: string, params: unknown[] = [])
  * @returns the manifest entry (URL redacted).
  * @throws {ChainError} when the endpoint does not answer, or the block does not exist.
  * @example
- * const fork = await resolveFork({ url: "https://bsc.example/v1/KEY", block: "latest" });
- * // { chainId: 56, blockNumber: 41234567, blockHash: "0x…", url: "https://bsc.example/v1/KEY" → redacted }
+ * const fork = await resolveFork({ url: "https://bsc.example/v1/0123456789abcdef0123", block: "latest" });
+ * // { chainId: 56, blockNumber: 41234567, blockHash: "0x…", url: "https://bsc.example/v1/***" }
  */
 export async function resolveFork(options: ForkOptions): Promise<ForkManifest> {
   const chainId = Number(await remoteRpc<string>(options.url, "eth_chainId"));
@@ -83,8 +88,8 @@ export type BootForkInstanceParameters = {
 /**
  * Boots one Anvil forked at the pinned block (`--fork-url`, `--fork-block-number`: Anvil's on-disk
  * RPC cache under `~/.foundry/cache/rpc/<chain>/<block>/` is used, so a rerun needs no network for
- * state it already read) and provisions it ({@link provisionFork}). The instance is at the
- * provisioned head; the pool takes its snapshot there.
+ * state it already read) and provisions the built-in world on it ({@link provisionFork}). The
+ * instance is at the provisioned head; the pool takes its snapshot there.
  *
  * @throws {ChainError} when Anvil does not start (message scrubbed of credentials), when provisioning
  *   throws, or when the world differs from `expect` (provisioning must be deterministic).

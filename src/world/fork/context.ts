@@ -1,6 +1,7 @@
 /**
  * What every phase of fork provisioning shares (README "Fork mode"): the fork's clients, the
- * fork-only accounts, the contracts found or deployed so far, the holdings to plant, and `step`,
+ * fork-only accounts, the contracts found or deployed so far, the snapshot to set up (holdings,
+ * allowances, stakes, BNB balances: the caller's or the catalogue's), and `step`,
  * which runs one step and records its failure (by step name) instead of throwing. The phases
  * (src/world/fork/phases/) read it and write only `contracts` and `errors`; what else a phase
  * finds it returns to the orchestrator (src/world/fork/provision.ts).
@@ -28,6 +29,7 @@ import { wbnbAbi } from "../abis.ts";
 import { type Artifact, loadArtifact } from "../artifacts.ts";
 import {
   type AccountName,
+  ALLOWANCES,
   CATALOGUE,
   type CanonicalTokenKey,
   type Catalogue,
@@ -36,6 +38,7 @@ import {
   type Holder,
   type Holding,
   keysOfKind,
+  NATIVE_BALANCES,
   NATIVE_WRAPPER,
   STAKES,
 } from "../catalogue.ts";
@@ -55,7 +58,7 @@ export type ProbedToken = CanonicalTokenKey;
 
 /** Whole tokens of each canonical token (but the native wrapper) the treasury gets by storage writes. */
 export const TREASURY_TOKENS = "1000000000";
-/** WBNB the treasury wraps by a real deposit (WBNB stays fully backed, docs/TASKS.md "The world catalogue"). */
+/** WBNB the treasury wraps by a real deposit (WBNB stays fully backed, docs/TASKS.md "Accounts and holdings"). */
 export const TREASURY_WBNB = "10000";
 /** WBNB the treasury wraps for the hard world's build steps (pools, lending markets), as the world build does. */
 export const HARD_WORLD_WBNB = "10000";
@@ -78,12 +81,46 @@ export const isAccount = (holder: string): holder is AccountName =>
   holder === "agent" || holder === "rich" || holder === "treasury";
 /** The step name a holding is planted (and its failure recorded) under. */
 export const holdingStep = (holder: Holder, token: string) => `holding ${holder} ${token}`;
-/** Wei of `token` that `holder` stakes at the snapshot: planted with its holding, then deposited. */
-export const stakedBy = (holder: Holder, token: string) =>
-  STAKES.filter((s) => s.holder === holder && s.token === token).reduce(
-    (sum, s) => sum + parseEther(s.amount),
-    0n,
-  );
+/** An ERC-20 allowance at the snapshot, granted by its owner (a line of the catalogue's `ALLOWANCES`). */
+export type Allowance = (typeof ALLOWANCES)[number];
+/** A stake at the snapshot, deposited by its holder (a line of the catalogue's `STAKES`). */
+export type Stake = (typeof STAKES)[number];
+/** BNB (whole coins) each account holds at the snapshot (the catalogue's `NATIVE_BALANCES`). */
+export type NativeBalances = typeof NATIVE_BALANCES;
+
+/**
+ * The world a provisioning sets up and then checks (docs/TASKS.md "Accounts and holdings"): the
+ * catalogue's contracts and the snapshot's lists.
+ */
+export type WorldLists = {
+  catalogue: Catalogue;
+  /** ERC-20 balances to plant. */
+  holdings: readonly Holding[];
+  /** ERC-20 allowances, each granted by its owner. */
+  allowances: readonly Allowance[];
+  /** Stakes, each deposited by its holder (its amount planted with the holder's holding of the token). */
+  stakes: readonly Stake[];
+  /** The accounts' BNB at the snapshot. */
+  nativeBalances: NativeBalances;
+};
+
+/** The built-in world: the catalogue and its `HOLDINGS`, `ALLOWANCES`, `STAKES`, `NATIVE_BALANCES`. */
+export const BUILT_IN_WORLD: WorldLists = {
+  catalogue: CATALOGUE,
+  holdings: HOLDINGS,
+  allowances: ALLOWANCES,
+  stakes: STAKES,
+  nativeBalances: NATIVE_BALANCES,
+};
+
+/**
+ * Wei of `token` that `holder` stakes at the snapshot: planted with its holding of that token (so a
+ * staked token needs a holding line, "0" for none left after the deposit), then deposited.
+ */
+export const stakedBy = (stakes: readonly Stake[], holder: Holder, token: string) =>
+  stakes
+    .filter((s) => s.holder === holder && s.token === token)
+    .reduce((sum, s) => sum + parseEther(s.amount), 0n);
 
 /** The native wrapper's address and ABI (WBNB is held by deposit, never by storage writes). */
 export const wrapperOf = (p: Pick<Provisioning, "canonical" | "catalogue">) => ({
@@ -92,12 +129,9 @@ export const wrapperOf = (p: Pick<Provisioning, "canonical" | "catalogue">) => (
 });
 
 /** What the phases of one provisioning share (see the module comment). */
-export type Provisioning = {
+export type Provisioning = WorldLists & {
   /** Direct URL of the forked Anvil. */
   url: string;
-  catalogue: Catalogue;
-  /** The ERC-20 holdings to plant (default the catalogue's `HOLDINGS`). */
-  holdings: readonly Holding[];
   artifactsDir: string | undefined;
   /** The canonical contracts the fork must already have code at (docs/TASKS.md "The world"). */
   canonical: Record<string, Address>;
@@ -134,19 +168,37 @@ export type Provisioning = {
   step: <T>(name: string, fn: () => Promise<T>) => Promise<T | undefined>;
 };
 
-/** Parameters of {@link openProvisioning} (those of provisionFork). */
+/**
+ * Parameters of {@link openProvisioning} and of provisionFork (src/world/fork/provision.ts). Each
+ * list of the world defaults to the built-in one ({@link BUILT_IN_WORLD}); a custom catalogue passes
+ * its own (e.g. a holding of its new token, a stake in its new pool).
+ */
 export type ProvisioningParameters = {
+  /** Direct URL of the forked Anvil (cheat methods allowed: the harness's own channel). */
   url: string;
+  /** Chain id the fork must answer: 56 (BNB Smart Chain), the only chain fork mode runs on. */
   chainId: number;
+  /** The world to provision; default the world catalogue (src/world/catalogue.ts). */
   catalogue?: Catalogue | undefined;
+  /** The ERC-20 holdings to plant and check; default the catalogue's `HOLDINGS`. */
   holdings?: readonly Holding[] | undefined;
+  /** The allowances to grant and check; default the catalogue's `ALLOWANCES`. */
+  allowances?: readonly Allowance[] | undefined;
+  /** The stakes to deposit and check; default the catalogue's `STAKES`. */
+  stakes?: readonly Stake[] | undefined;
+  /**
+   * The accounts' BNB at the snapshot, set exactly and checked; default the catalogue's
+   * `NATIVE_BALANCES`. The agent and rich, when not named, hold none.
+   */
+  nativeBalances?: NativeBalances | undefined;
+  /** Where the own contracts' artifacts are; default `fixtures/artifacts`. */
   artifactsDir?: string | undefined;
 };
 
 /** The clients, accounts and bookkeeping of one provisioning; sends nothing to the fork. */
 export function openProvisioning(parameters: ProvisioningParameters): Provisioning {
   const { url, chainId } = parameters;
-  const catalogue: Catalogue = parameters.catalogue ?? CATALOGUE;
+  const catalogue: Catalogue = parameters.catalogue ?? BUILT_IN_WORLD.catalogue;
   const canonical = canonicalAddresses(catalogue);
   const probedTokens = keysOfKind("canonical", catalogue).filter(
     (key) => catalogue[key]!.token,
@@ -226,7 +278,10 @@ export function openProvisioning(parameters: ProvisioningParameters): Provisioni
   return {
     url,
     catalogue,
-    holdings: parameters.holdings ?? HOLDINGS,
+    holdings: parameters.holdings ?? BUILT_IN_WORLD.holdings,
+    allowances: parameters.allowances ?? BUILT_IN_WORLD.allowances,
+    stakes: parameters.stakes ?? BUILT_IN_WORLD.stakes,
+    nativeBalances: parameters.nativeBalances ?? BUILT_IN_WORLD.nativeBalances,
     artifactsDir: parameters.artifactsDir,
     canonical,
     probedTokens,

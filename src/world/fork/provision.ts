@@ -1,17 +1,22 @@
 /**
- * Fork mode (README "Fork mode"): provisions the world of the catalogue (README "The world
- * catalogue") on a fork of a real chain, without the local world's build script or state file. The
- * canonical contracts (tokens, PancakeSwap router and factory, PancakeSquad) are the fork's own; the
- * pairs come from the fork's factory; every holding, allowance and stake is put there by the harness
- * with cheat methods (storage writes, `anvil_setBalance`, impersonation) and real transactions from
- * fork-only accounts; and the own contracts are deployed from the build's compiled artifacts
- * (fixtures/artifacts). Each phase is a function of src/world/fork/phases/; this module runs them in
- * order.
+ * Fork mode (README "Fork mode", docs/TASKS.md "Fork provisioning"): provisions the world of a
+ * catalogue (docs/TASKS.md "The world catalogue") on a fork of a real chain, without the local
+ * world's build script or state file. The canonical contracts (tokens, PancakeSwap router and
+ * factory, PancakeSquad) are the fork's own; the pairs come from the fork's factory; every holding,
+ * allowance, stake and BNB balance of the snapshot is put there by the harness with cheat methods
+ * (storage writes, `anvil_setBalance`, impersonation) and real transactions from fork-only accounts;
+ * and the own contracts are deployed from the build's compiled artifacts (fixtures/artifacts). Each
+ * phase is a function of src/world/fork/phases/; this module runs them in order.
  */
 import type { Address, Hex } from "viem";
-import type { Catalogue, Holding } from "../catalogue.ts";
+import type { Holding } from "../catalogue.ts";
 import type { World } from "../world.ts";
-import { type ForkPairs, openProvisioning, type ProbedSlots } from "./context.ts";
+import {
+  type ForkPairs,
+  openProvisioning,
+  type ProbedSlots,
+  type ProvisioningParameters,
+} from "./context.ts";
 import { buildHardWorld, deployOwnContracts } from "./phases/contracts.ts";
 import { mintLpHoldings, pairsFromFactory, readP } from "./phases/liquidity.ts";
 import { grantAllowances, makeStakes, moveSquadToAgent, plantRemainingHoldings } from "./phases/snapshot.ts";
@@ -39,32 +44,22 @@ export type ProvisionReport = {
   /** Holder of PancakeSquad #1 on the fork before it was moved to the agent. */
   pancakeSquadPreviousOwner: Address | null;
   requirements: Requirement[];
-  /** Steps that threw, by step name (redacted messages). */
+  /** Steps that threw: step name → its message on one line, as thrown. */
   errors: Record<string, string>;
   timings: { probeMs: number; provisionMs: number };
 };
 
-/** Parameters of {@link provisionFork}. */
-export type ProvisionForkParameters = {
-  /** Direct URL of the forked Anvil (cheat methods allowed: the harness's own channel). */
-  url: string;
-  /** Chain id the fork must answer: 56 (BNB Smart Chain), the only chain fork mode runs on. */
-  chainId: number;
-  /** The world to provision; default the world catalogue (src/world/catalogue.ts). */
-  catalogue?: Catalogue | undefined;
-  /**
-   * The ERC-20 holdings of the snapshot to plant and check; default the catalogue's `HOLDINGS`
-   * (a custom catalogue passes its own, e.g. with a line for its new token).
-   */
-  holdings?: readonly Holding[] | undefined;
-  /** Where the own contracts' artifacts are; default `fixtures/artifacts`. */
-  artifactsDir?: string | undefined;
-};
+/**
+ * Parameters of {@link provisionFork}: the fork's URL and chain id, and the world to provision (the
+ * catalogue, its holdings, allowances, stakes and BNB balances, each defaulting to the built-in one).
+ */
+export type ProvisionForkParameters = ProvisioningParameters;
 
 /**
- * Provisions the catalogue's world on a freshly booted fork and returns the world (same shape as
- * world.json, with the fork's addresses) plus a report. Deterministic: the same fork block gives
- * the same addresses, balances and snapshot head on every pool instance.
+ * Provisions the world it is given (the catalogue and the snapshot's holdings, allowances, stakes
+ * and BNB balances; by default the built-in ones) on a freshly booted fork and returns the world
+ * (same shape as world.json, with the fork's addresses) plus a report. Deterministic: the same fork
+ * block and lists give the same addresses, balances and snapshot head on every pool instance.
  *
  * Phases, in order: {@link checkFork} (throws); {@link fundGas} (clock, BNB for gas);
  * {@link probeSlots}; {@link fundByStorage} (the treasury's and the accounts' canonical tokens);
@@ -73,7 +68,7 @@ export type ProvisionForkParameters = {
  * {@link plantRemainingHoldings} (from the treasury); {@link moveSquadToAgent} (impersonating its
  * holder); {@link grantAllowances}; {@link buildHardWorld}; {@link makeStakes} (STAKE_AGE_SECONDS
  * before the snapshot block); {@link settleNativeBalances}; {@link assembleWorld}. Each step that
- * fails is recorded; the requirements are then verified by reading the chain
+ * fails is recorded; the requirements of the same lists are then verified by reading the chain
  * ({@link verifyRequirements}).
  *
  * @throws {ChainError} when the fork is not chain 56 or not `chainId`, or a canonical contract has no
@@ -107,7 +102,7 @@ export async function provisionFork(
   await settleNativeBalances(p);
 
   const world = await assembleWorld(p, { slots, P, stakeTimestamp });
-  const requirements = await verifyRequirements(p.client, world, p.errors, p.catalogue, p.holdings);
+  const requirements = await verifyRequirements(p.client, world, p.errors, p);
   return {
     world,
     report: {

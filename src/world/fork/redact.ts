@@ -3,7 +3,7 @@
  * and the fork URL reaches results.json's manifest and error messages, so every place that shows it
  * shows {@link redactUrl}'s form instead.
  *
- * The rule (README "Fork mode"):
+ * The rule (docs/RUNNING.md "Fork mode: credentials and the RPC cache"):
  * - userinfo (`user:password@`) becomes `***@`;
  * - every query parameter keeps its name, its value becomes `***` (`?apikey=***`);
  * - every path segment of 16 or more characters from `[A-Za-z0-9_-]` that contains a digit (the

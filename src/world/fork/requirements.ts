@@ -13,20 +13,9 @@ import {
   pairAbi,
   rewardPoolAbi,
 } from "../abis.ts";
-import {
-  type AccountName,
-  ALLOWANCES,
-  CATALOGUE,
-  type Catalogue,
-  HOLDINGS,
-  type Holder,
-  type Holding,
-  keysOfKind,
-  NATIVE_BALANCES,
-  STAKES,
-} from "../catalogue.ts";
+import { type AccountName, type Holder, keysOfKind } from "../catalogue.ts";
 import type { ContractKey, World } from "../world.ts";
-import { isAccount, LP_STOCK, lower, oneLine } from "./context.ts";
+import { BUILT_IN_WORLD, isAccount, LP_STOCK, lower, oneLine, type WorldLists } from "./context.ts";
 
 /** One requirement of the snapshot checked after provisioning; tasks naming `keys` need it. */
 export type Requirement = {
@@ -39,16 +28,21 @@ export type Requirement = {
 };
 
 /**
- * Reads back every holding and contract state of the snapshot the tasks rely on (README "The world
- * catalogue"). Each requirement names the `deployedContracts` keys whose tasks need it.
+ * Reads back every BNB balance, holding, allowance, stake and contract state of the snapshot the
+ * tasks rely on (docs/TASKS.md "Accounts and holdings"), as the lists provisioning was given say.
+ * Each requirement names the `deployedContracts` keys whose tasks need it.
+ *
+ * @param errors the provisioning steps that failed (step name → message): a failed requirement
+ *   quotes those of its steps.
+ * @param lists the world that was provisioned; default the built-in one.
  */
 export async function verifyRequirements(
   client: PublicClient,
   world: World,
   errors: Record<string, string> = {},
-  catalogue: Catalogue = CATALOGUE,
-  holdings: readonly Holding[] = HOLDINGS,
+  lists: WorldLists = BUILT_IN_WORLD,
 ): Promise<Requirement[]> {
+  const { catalogue, holdings, allowances, stakes, nativeBalances } = lists;
   const c = world.contracts;
   const A = world.agent.address;
   const out: Requirement[] = [];
@@ -99,7 +93,7 @@ export async function verifyRequirements(
   const label = (key: ContractKey) =>
     (world.tokens as Record<string, { symbol: string }>)[key]?.symbol ?? key;
 
-  for (const [name, amount] of Object.entries(NATIVE_BALANCES) as [AccountName, string][])
+  for (const [name, amount] of Object.entries(nativeBalances) as [AccountName, string][])
     await need(`${name} holds ${amount} BNB`, keysOf(name), name, async () =>
       (await client.getBalance({ address: accounts[name] })) === parseEther(amount)
         ? true
@@ -122,7 +116,7 @@ export async function verifyRequirements(
       const stock = await read<bigint>(c[key], erc20Abi, "balanceOf", [world.treasury.address]);
       return stock >= LP_STOCK ? true : `treasury holds ${stock} wei of ${key}`;
     });
-  for (const s of STAKES)
+  for (const s of stakes)
     await need(
       `${s.holder} stakes ${s.amount} ${label(s.token)} in ${s.pool}`,
       [s.pool, s.token, ...keysOf(s.holder)],
@@ -152,7 +146,7 @@ export async function verifyRequirements(
     await need(`${key} built`, [key], "hard world", async () =>
       c[key] !== zeroAddress && (await client.getCode({ address: c[key] })) ? true : `${key} has no code`,
     );
-  for (const a of ALLOWANCES)
+  for (const a of allowances)
     await need(
       `${a.owner} approved ${a.spender} for ${a.amount} ${label(a.token)}`,
       [a.token, ...keysOf(a.owner), ...keysOf(a.spender)],

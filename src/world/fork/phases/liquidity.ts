@@ -88,7 +88,7 @@ export async function readP(p: Provisioning): Promise<string> {
  * {@link LP_STOCK} through the router, then hands the accounts theirs (contracts get theirs once
  * deployed, from the remaining holdings).
  *
- * Reads: `holdings`, `contracts` (the pairs). Writes: LP balances on the fork; `errors`.
+ * Reads: `holdings`, `stakes`, `contracts` (the pairs). Writes: LP balances on the fork; `errors`.
  * @returns the LP holdings of accounts it handled.
  */
 export async function mintLpHoldings(p: Provisioning): Promise<Holding[]> {
@@ -123,13 +123,13 @@ export async function mintLpHoldings(p: Provisioning): Promise<Holding[]> {
         minted.add(h.token);
         const total = p.holdings
           .filter((x) => x.token === h.token)
-          .reduce((sum, x) => sum + parseEther(x.amount) + stakedBy(x.holder, x.token), 0n);
+          .reduce((sum, x) => sum + parseEther(x.amount) + stakedBy(p.stakes, x.holder, x.token), 0n);
         await mintLp(pair, total + LP_STOCK);
       }
       if (isAccount(h.holder))
         await p.call(p.signer.treasury, pair, pairAbi, "transfer", [
           p.accounts[h.holder],
-          parseEther(h.amount) + stakedBy(h.holder, h.token),
+          parseEther(h.amount) + stakedBy(p.stakes, h.holder, h.token),
         ]);
     });
     if (isAccount(h.holder)) planted.push(h);

@@ -1,17 +1,18 @@
 /**
- * The rest of the snapshot on a fork (docs/TASKS.md "The world catalogue"): the holdings not planted yet,
- * PancakeSquad #1 moved to the agent, the allowances, and the stakes an hour before the snapshot.
+ * The rest of the snapshot on a fork (docs/TASKS.md "Accounts and holdings"): the holdings not
+ * planted yet, PancakeSquad #1 moved to the agent, the allowances, and the stakes an hour before the
+ * snapshot.
  */
 import { type Address, encodeFunctionData, getAddress, type Hex, numberToHex, parseEther } from "viem";
 import { erc20Abi, erc721Abi } from "../../abis.ts";
-import { ALLOWANCES, type Holding, STAKE_AGE_SECONDS, STAKES, WORLD_FACTS } from "../../catalogue.ts";
+import { type Holding, STAKE_AGE_SECONDS, WORLD_FACTS } from "../../catalogue.ts";
 import { holdingStep, lower, type Provisioning, stakedBy } from "../context.ts";
 
 /**
  * Plants every holding no earlier phase handled by a transfer from the treasury (a staked amount
  * included, for its holder to deposit).
  *
- * Reads: `holdings`, `contracts`. Writes: token balances on the fork; `errors`.
+ * Reads: `holdings`, `stakes`, `contracts`. Writes: token balances on the fork; `errors`.
  * @param planted the holdings earlier phases handled.
  */
 export async function plantRemainingHoldings(p: Provisioning, planted: ReadonlySet<Holding>): Promise<void> {
@@ -19,7 +20,7 @@ export async function plantRemainingHoldings(p: Provisioning, planted: ReadonlyS
     await p.step(holdingStep(h.holder, h.token), () =>
       p.call(p.signer.treasury, p.need(p.contracts[h.token], h.token), erc20Abi, "transfer", [
         p.need(p.addressOf(h.holder), h.holder),
-        parseEther(h.amount) + stakedBy(h.holder, h.token),
+        parseEther(h.amount) + stakedBy(p.stakes, h.holder, h.token),
       ]),
     );
 }
@@ -68,10 +69,10 @@ export async function moveSquadToAgent(p: Provisioning): Promise<Address | null>
 /**
  * The snapshot's allowances, each granted by its owner.
  *
- * Reads: `contracts`, `signer`. Writes: allowances on the fork; `errors`.
+ * Reads: `allowances`, `contracts`, `signer`. Writes: allowances on the fork; `errors`.
  */
 export async function grantAllowances(p: Provisioning): Promise<void> {
-  for (const a of ALLOWANCES)
+  for (const a of p.allowances)
     await p.step(`allowance ${a.owner} ${a.token}`, () =>
       p.call(p.signer[a.owner], p.need(p.contracts[a.token], a.token), erc20Abi, "approve", [
         p.need(p.addressOf(a.spender), a.spender),
@@ -82,15 +83,16 @@ export async function grantAllowances(p: Provisioning): Promise<void> {
 
 /**
  * The stakes: each holder approves and deposits its amount; the snapshot block is then mined
- * {@link STAKE_AGE_SECONDS} after the last stake (so rewards are pending).
+ * {@link STAKE_AGE_SECONDS} after the last stake (so rewards are pending), or at once when no
+ * stake was made.
  *
- * Reads: `contracts`, `catalogue` (the pool's ABI), `signer`. Writes: stakes and one mined block
+ * Reads: `stakes`, `contracts`, `catalogue` (the pool's ABI), `signer`. Writes: stakes and one mined block
  * on the fork; `errors`.
  * @returns the last stake's block timestamp (0 when none was made).
  */
 export async function makeStakes(p: Provisioning): Promise<number> {
   let stakeTimestamp = 0;
-  for (const s of STAKES)
+  for (const s of p.stakes)
     await p.step(`stake ${s.holder} ${s.pool}`, async () => {
       const [pool, token] = [p.need(p.contracts[s.pool], s.pool), p.need(p.contracts[s.token], s.token)];
       const amount = parseEther(s.amount);

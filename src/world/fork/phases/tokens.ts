@@ -12,6 +12,7 @@ import {
   isAccount,
   type ProbedSlots,
   type Provisioning,
+  stakedBy,
   TREASURY_TOKENS,
   TREASURY_WBNB,
   wrapperOf,
@@ -44,13 +45,13 @@ export async function probeSlots(p: Provisioning): Promise<ProbedSlots> {
 
 /**
  * Storage writes: the treasury gets {@link TREASURY_TOKENS} of each canonical token but the native
- * wrapper, each account its holdings of them.
+ * wrapper, each account its holdings of them (with what it stakes of one, for it to deposit).
  *
- * Reads: `slots`, `holdings`, `probedTokens`. Writes: token balances on the fork; `errors`.
+ * Reads: `slots`, `holdings`, `stakes`, `probedTokens`. Writes: token balances on the fork; `errors`.
  * @returns the holdings it handled (planted, or their failure recorded).
  */
 export async function fundByStorage(p: Provisioning, slots: ProbedSlots): Promise<Holding[]> {
-  const fund = (key: CanonicalTokenKey, holder: Holder, amount: string) =>
+  const fund = (key: CanonicalTokenKey, holder: Holder, amount: bigint) =>
     p.step(holdingStep(holder, key), async () => {
       const slot = slots[key].balance;
       if (!slot) throw new ChainError(`${key}: no balance slot found by probing.`);
@@ -60,25 +61,27 @@ export async function fundByStorage(p: Provisioning, slots: ProbedSlots): Promis
         token: p.canonical[key]!,
         slot,
         holder: to,
-        amount: parseEther(amount),
+        amount,
       });
     });
   const isProbed = (key: string): key is CanonicalTokenKey => (p.probedTokens as string[]).includes(key);
   const planted: Holding[] = [];
-  for (const key of p.probedTokens) if (key !== NATIVE_WRAPPER) await fund(key, "treasury", TREASURY_TOKENS);
+  for (const key of p.probedTokens)
+    if (key !== NATIVE_WRAPPER) await fund(key, "treasury", parseEther(TREASURY_TOKENS));
   for (const h of p.holdings)
     if (h.token !== NATIVE_WRAPPER && isProbed(h.token) && isAccount(h.holder)) {
-      await fund(h.token, h.holder, h.amount);
+      await fund(h.token, h.holder, parseEther(h.amount) + stakedBy(p.stakes, h.holder, h.token));
       planted.push(h);
     }
   return planted;
 }
 
 /**
- * WBNB stays fully backed (docs/TASKS.md "The world catalogue"): the treasury wraps {@link TREASURY_WBNB}
- * and each account its WBNB holding by real deposits, never storage writes.
+ * WBNB stays fully backed (docs/TASKS.md "Accounts and holdings"): the treasury wraps
+ * {@link TREASURY_WBNB} and each account its WBNB holding (with what it stakes of it) by real
+ * deposits, never storage writes.
  *
- * Reads: `holdings`, `canonical`. Writes: WBNB deposits on the fork; `errors`.
+ * Reads: `holdings`, `stakes`, `canonical`. Writes: WBNB deposits on the fork; `errors`.
  * @returns the WBNB holdings it handled.
  */
 export async function wrapNative(p: Provisioning): Promise<Holding[]> {
@@ -91,7 +94,8 @@ export async function wrapNative(p: Provisioning): Promise<Holding[]> {
     planted.push(h);
     await p.step(holdingStep(h.holder, h.token), () => {
       if (!isAccount(h.holder)) throw new ChainError(`Only an account can hold ${h.token} by deposit.`);
-      return p.call(p.signer[h.holder], wrapper, wrapperAbi, "deposit", [], parseEther(h.amount));
+      const amount = parseEther(h.amount) + stakedBy(p.stakes, h.holder, h.token);
+      return p.call(p.signer[h.holder], wrapper, wrapperAbi, "deposit", [], amount);
     });
   }
   return planted;

@@ -3,20 +3,24 @@
  * addresses, its tokens' metadata and slots, the constants, and an id of the provisioned state.
  */
 import { createHash } from "node:crypto";
-import { type Address, zeroAddress } from "viem";
+import { type Address, parseEther, zeroAddress } from "viem";
 import { erc20Abi } from "../../abis.ts";
 import { storageSlotTable, tokenTable, worldConstants } from "../../catalogue.ts";
 import type { ContractKey, TokenKey, World } from "../../world.ts";
 import { FORK_KEYS, type ProbedSlots, type Provisioning } from "../context.ts";
 
+/** A line's amount in wei, as world.json `constants` writes it ("0" for no line). */
+const weiOf = (line: { amount: string } | undefined) => parseEther(line?.amount ?? "0").toString();
+
 /**
  * Assembles the world at the provisioned head: every catalogue key's address (zero when it failed),
  * the canonical tokens' metadata as the fork reports it, the slots in world.json's form where the
- * probe found Solidity layouts, and a worldId that is the same for the same fork block and
- * provisioning (merge compares it).
+ * probe found Solidity layouts, the constants (the agent's stake and rich's allowance to the agent
+ * as the provisioned `stakes` and `allowances` say, "0" when they name none), and a worldId that is
+ * the same for the same fork block and provisioning (merge compares it).
  *
- * Reads: `contracts`, `catalogue`, `probedTokens`, the fork's head and genesis blocks. Writes: `errors`
- * (a token whose metadata could not be read).
+ * Reads: `contracts`, `catalogue`, `probedTokens`, `stakes`, `allowances`, the fork's head and
+ * genesis blocks. Writes: `errors` (a token whose metadata could not be read).
  */
 export async function assembleWorld(
   p: Provisioning,
@@ -56,7 +60,16 @@ export async function assembleWorld(
     treasury: { address: p.accounts.treasury, privateKey: FORK_KEYS.treasury },
     contracts: world_contracts,
     tokens,
-    constants: worldConstants(P, stakeTimestamp),
+    constants: {
+      ...worldConstants(P, stakeTimestamp),
+      // worldConstants reads the built-in lists; these two are of the lists provisioned.
+      agentStakedLpwuWei: weiOf(
+        p.stakes.find((s) => s.holder === "agent" && s.pool === "simple_reward_pool"),
+      ),
+      richAllowanceToAgentWei: weiOf(
+        p.allowances.find((a) => a.owner === "rich" && a.spender === "agent" && a.token === "usdt"),
+      ),
+    },
     storageSlots,
   };
   return {
