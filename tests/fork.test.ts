@@ -23,7 +23,7 @@ import { localBsc } from "../src/protocol/chain.ts";
 import { parseRunFlags, UsageError } from "../src/runOptions.ts";
 import { type AnvilHandle, startAnvil } from "../src/world/anvil.ts";
 import { ALLOWANCES, HOLDINGS, NATIVE_BALANCES, STAKES } from "../src/world/catalogue.ts";
-import { resolveFork } from "../src/world/fork/boot.ts";
+import { resolveFork, scrubReport } from "../src/world/fork/boot.ts";
 import { provisionFork } from "../src/world/fork/provision.ts";
 import { redactUrl, scrubUrl, urlSecrets } from "../src/world/fork/redact.ts";
 import { findAllowanceSlot, findBalanceSlot, writeTokenBalance } from "../src/world/fork/slots.ts";
@@ -56,6 +56,33 @@ describe("fork URL redaction", () => {
     expect(scrubUrl(`error sending request for url (${url}); key K9sEcReT`, url)).toBe(
       "error sending request for url (http://***@127.0.0.1:1/x?apikey=***); key ***",
     );
+  });
+
+  test("the provisioning report that reaches results.json quotes no credential of the fork URL", () => {
+    const url = "https://bsc.example/v1/0123456789abcdef0123?apikey=K9sEcReT";
+    const leak = `error sending request for url (${url})`;
+    const report = {
+      slots: {},
+      pairs: {},
+      pancakeSquadPreviousOwner: null,
+      requirements: [
+        { id: "agent holds 5 CAKE", keys: [], ok: false, detail: `plant cake: ${leak}` },
+        { id: "rich holds 7 BUSD", keys: [], ok: true, detail: "7 BUSD" },
+      ],
+      errors: { "plant cake": leak },
+      timings: { probeMs: 1, provisionMs: 2 },
+    } as unknown as Parameters<typeof scrubReport>[0];
+    const scrubbed = scrubReport(report, url);
+    const text = JSON.stringify(scrubbed);
+    for (const secret of urlSecrets(url)) expect(text).not.toContain(secret);
+    expect(scrubbed.errors["plant cake"]).toBe(
+      "error sending request for url (https://bsc.example/v1/***?apikey=***)",
+    );
+    expect(scrubbed.requirements.map((r) => r.detail)).toEqual([
+      "plant cake: error sending request for url (https://bsc.example/v1/***?apikey=***)",
+      "7 BUSD",
+    ]);
+    expect(JSON.stringify(report)).toContain("K9sEcReT");
   });
 });
 

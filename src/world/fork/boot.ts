@@ -114,7 +114,10 @@ export async function bootForkInstance(
     });
   }
   try {
-    const { world, report } = await provisionFork({ url: handle.url, chainId: fork.chainId });
+    const provisioned = await provisionFork({ url: handle.url, chainId: fork.chainId });
+    const { world } = provisioned;
+    // A step's error can be Anvil's, quoting the upstream URL: the report reaches results.json.
+    const report = scrubReport(provisioned.report, url);
     if (parameters.expect && JSON.stringify(parameters.expect) !== JSON.stringify(world))
       throw new ChainError("A fork instance provisioned a different world than the first one.", {
         details: `worldId ${world.worldId}, expected ${parameters.expect.worldId}: provisioning must be deterministic.`,
@@ -130,4 +133,17 @@ export async function bootForkInstance(
       details: scrubUrl(String((error as Error).message), url),
     });
   }
+}
+
+/**
+ * The provisioning report with every message that could quote the fork URL (the steps' errors, the
+ * requirements' details) passed through {@link scrubUrl} (docs/RUNNING.md "Fork mode: credentials
+ * and the RPC cache"): Anvil's errors about a failed upstream fetch name the URL, key included.
+ */
+export function scrubReport(report: ProvisionReport, url: string): ProvisionReport {
+  return {
+    ...report,
+    errors: Object.fromEntries(Object.entries(report.errors).map(([k, v]) => [k, scrubUrl(v, url)])),
+    requirements: report.requirements.map((r) => ({ ...r, detail: scrubUrl(r.detail, url) })),
+  };
 }
