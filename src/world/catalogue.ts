@@ -540,10 +540,21 @@ export function catalogueProblems(catalogue: Catalogue = CATALOGUE): string[] {
  *
  * @param P USDT per WBNB in `pair_wbnb_usdt` (18 digits, truncated; see {@link formatRatio}).
  * @param stakeTimestamp block timestamp of the agent's stake (seconds).
+ * @param lists the stakes and allowances provisioned (default the built-in ones): the agent's staked LP
+ *   and rich's USDT allowance to the agent are read from them.
  */
-export function worldConstants(P: string, stakeTimestamp: number) {
-  const stake = STAKES.find((s) => s.holder === "agent" && s.pool === "simple_reward_pool");
-  const allowance = ALLOWANCES.find((a) => a.owner === "rich" && a.spender === "agent" && a.token === "usdt");
+export function worldConstants(
+  P: string,
+  stakeTimestamp: number,
+  lists: { stakes: typeof STAKES; allowances: typeof ALLOWANCES } = {
+    stakes: STAKES,
+    allowances: ALLOWANCES,
+  },
+) {
+  const stake = lists.stakes.find((s) => s.holder === "agent" && s.pool === "simple_reward_pool");
+  const allowance = lists.allowances.find(
+    (a) => a.owner === "rich" && a.spender === "agent" && a.token === "usdt",
+  );
   return {
     P,
     blockTimeSeconds: 1 as const,

@@ -10,7 +10,6 @@ import type { ContractKey, TokenKey, World } from "../../world.ts";
 import { FORK_KEYS, type ProbedSlots, type Provisioning } from "../context.ts";
 
 /** A line's amount in wei, as world.json `constants` writes it ("0" for no line). */
-const weiOf = (line: { amount: string } | undefined) => parseEther(line?.amount ?? "0").toString();
 
 /**
  * Assembles the world at the provisioned head: every catalogue key's address (zero when it failed),
@@ -60,16 +59,7 @@ export async function assembleWorld(
     treasury: { address: p.accounts.treasury, privateKey: FORK_KEYS.treasury },
     contracts: world_contracts,
     tokens,
-    constants: {
-      ...worldConstants(P, stakeTimestamp),
-      // worldConstants reads the built-in lists; these two are of the lists provisioned.
-      agentStakedLpwuWei: weiOf(
-        p.stakes.find((s) => s.holder === "agent" && s.pool === "simple_reward_pool"),
-      ),
-      richAllowanceToAgentWei: weiOf(
-        p.allowances.find((a) => a.owner === "rich" && a.spender === "agent" && a.token === "usdt"),
-      ),
-    },
+    constants: worldConstants(P, stakeTimestamp, p),
     storageSlots,
   };
   return {
