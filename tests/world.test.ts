@@ -36,14 +36,12 @@ import {
   type Catalogue,
   type CatalogueEntry,
   type ContractKey,
-  catalogueProblems,
-  deploymentOrder,
   HOLDINGS,
-  keysOfKind,
   NATIVE_BALANCES,
   type Placement,
   STAKES,
 } from "../src/world/catalogue.ts";
+import { catalogueProblems, deploymentOrder, keysOfKind } from "../src/world/catalogueViews.ts";
 import { provisionFork } from "../src/world/fork/provision.ts";
 import { anvilRpc, primeWorldClock } from "../src/world/pool.ts";
 import { minedReceipt } from "../src/world/receipt.ts";

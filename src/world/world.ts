@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import type { Address, Hex } from "viem";
 import { ChainError } from "../errors.ts";
-import { CATALOGUE, type ContractKey, catalogueKeys, type TokenKey, type TokenMeta } from "./catalogue.ts";
+import { CATALOGUE, type ContractKey, type TokenKey, type TokenMeta } from "./catalogue.ts";
+import { catalogueKeys } from "./catalogueViews.ts";
 import { worldJsonPath } from "./paths.ts";
 
 /**

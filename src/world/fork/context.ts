@@ -33,15 +33,14 @@ import {
   CATALOGUE,
   type CanonicalTokenKey,
   type Catalogue,
-  canonicalAddresses,
   HOLDINGS,
   type Holder,
   type Holding,
-  keysOfKind,
   NATIVE_BALANCES,
   NATIVE_WRAPPER,
   STAKES,
 } from "../catalogue.ts";
+import { canonicalAddresses, keysOfKind } from "../catalogueViews.ts";
 import { anvilRpc } from "../pool.ts";
 import { minedReceipt } from "../receipt.ts";
 import type { AllowanceSlot, BalanceSlot } from "./slots.ts";

@@ -13,7 +13,8 @@ import {
   pairAbi,
   rewardPoolAbi,
 } from "../abis.ts";
-import { type AccountName, type Holder, keysOfKind } from "../catalogue.ts";
+import type { AccountName, Holder } from "../catalogue.ts";
+import { keysOfKind } from "../catalogueViews.ts";
 import type { ContractKey, World } from "../world.ts";
 import { BUILT_IN_WORLD, isAccount, LP_STOCK, lower, oneLine, type WorldLists } from "./context.ts";
 

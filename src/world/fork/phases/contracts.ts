@@ -5,13 +5,8 @@
 import type { Address } from "viem";
 import { parseEther } from "viem";
 import { loadArtifact } from "../../artifacts.ts";
-import {
-  type AccountName,
-  deploymentOrder,
-  keysOfKind,
-  type Placement,
-  resolveArgs,
-} from "../../catalogue.ts";
+import type { AccountName, Placement } from "../../catalogue.ts";
+import { deploymentOrder, keysOfKind, resolveArgs } from "../../catalogueViews.ts";
 import { HARD_BUILD_STEPS, type HardBuildApi } from "../../hard/build/index.ts";
 import { HARD_WORLD_WBNB, type Provisioning, wrapperOf } from "../context.ts";
 

@@ -4,7 +4,8 @@
  */
 import { type Address, getAddress, parseEther, zeroAddress } from "viem";
 import { factoryAbi, pairAbi, routerAbi } from "../../abis.ts";
-import { formatRatio, type Holding, keysOfKind, type Placement } from "../../catalogue.ts";
+import type { Holding, Placement } from "../../catalogue.ts";
+import { formatRatio, keysOfKind } from "../../catalogueViews.ts";
 import {
   type ForkPairs,
   holdingStep,

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { type Address, parseEther, zeroAddress } from "viem";
 import { erc20Abi } from "../../abis.ts";
-import { storageSlotTable, tokenTable, worldConstants } from "../../catalogue.ts";
+import { storageSlotTable, tokenTable, worldConstants } from "../../catalogueViews.ts";
 import type { ContractKey, TokenKey, World } from "../../world.ts";
 import { FORK_KEYS, type ProbedSlots, type Provisioning } from "../context.ts";
 
