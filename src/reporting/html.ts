@@ -1,11 +1,11 @@
 import { decodeFunctionData, formatUnits, type Hex } from "viem";
+import type { MergedRun } from "../results/merge.ts";
 import { planSteps } from "../results/metrics.ts";
 import { meanCi95, passAtK } from "../results/stats.ts";
 import type { InstanceResult, TransactionRecord } from "../results/types.ts";
 import * as abis from "../world/abis.ts";
 import { CATALOGUE, canonicalAddresses, tokenTable } from "../world/catalogue.ts";
 import type { LeaderboardRow } from "./leaderboard.ts";
-import type { MergedRun } from "./merge.ts";
 import { statsTables } from "./statsTables.ts";
 import { paperTables, tableHtml } from "./tables.ts";
 
