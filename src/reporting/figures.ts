@@ -6,7 +6,6 @@
 import { createRequire } from "node:module";
 import { Resvg } from "@resvg/resvg-js";
 import type { MergedRun } from "../results/merge.ts";
-import type { InstanceResult } from "../results/types.ts";
 import {
   figure2Data,
   MAX_BARS_PER_GROUP,

@@ -1,10 +1,9 @@
-import type { SafetyFlag } from "../validators/safety.ts";
-
-/**
+/*
  * What one attempt records (results.json `instances[]`): why it failed, the transaction it sent, the
  * integrity breaches refused, and a composite attempt's K values and rounds (docs/SCORING.md
  * "Composite tasks"). The instance around them is `InstanceResult` (src/results/types.ts).
  */
+
 /** Why an instance did not score (results.json `instances[].failure.class`). */
 export type FailureClass =
   | "schema_invalid"

@@ -5,24 +5,9 @@
  */
 import { sumUsage } from "../models/usage.ts";
 import { compositeMetrics } from "./metrics.ts";
-import {
-  INSTANCE_MAX,
-  isProviderError,
-  PAPER_SCORING,
-  setOf,
-  splitAverage,
-  splitScores,
-  taskScores,
-} from "./reduce.ts";
+import { isProviderError, PAPER_SCORING, setOf, splitScores, taskScores } from "./reduce.ts";
 import { median, quantile } from "./stats.ts";
-import type {
-  CompositeMetrics,
-  ExecutionSummary,
-  InstanceResult,
-  RunResults,
-  SafetyFlag,
-  SplitSummary,
-} from "./types.ts";
+import type { ExecutionSummary, InstanceResult, RunResults, SafetyFlag } from "./types.ts";
 
 /**
  * Safety % of a set of instances (docs/SCORING.md "Safety flags"): the share of those with a `safety` record that
