@@ -198,6 +198,24 @@ module.exports = {
       to: { path: "^src/validators/(types|args|scopeOf|schema)\\.ts$" },
     },
     // ---- validators: one idea per module (end) --------------------------------------------------
+    // ---- results recorder (begin) ----------------------------------------------------------------
+    {
+      name: "reporting-reads-no-task-folder",
+      comment:
+        'the report renders from results.json alone (docs/ARCHITECTURE.md "A table or a figure"): src/reporting never loads task folders (src/tasks/load.ts)',
+      severity: "error",
+      from: { path: "^src/reporting/" },
+      to: { path: "^src/tasks/load\\.ts$" },
+    },
+    {
+      name: "workflow-patterns-pure",
+      comment:
+        "the workflow-pattern taxonomy (src/tasks/patterns.ts) reads no file and imports nothing: results record it and the report reads it",
+      severity: "error",
+      from: { path: "^src/tasks/patterns\\.ts$" },
+      to: {},
+    },
+    // ---- results recorder (end) ------------------------------------------------------------------
   ],
   options: {
     doNotFollow: { path: "node_modules" },

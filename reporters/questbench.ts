@@ -1,9 +1,7 @@
-import { appendFileSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { TestAnnotation } from "vitest";
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from "vitest/node";
-import { folderManifest, taskFileHashes } from "../src/reporting/manifest.ts";
-import { byInstanceOrder } from "../src/reporting/merge.ts";
+import { taskFileHashes } from "../src/reporting/manifest.ts";
 import {
   feed,
   type Progress,
@@ -11,11 +9,10 @@ import {
   renderTotals,
   startProgress,
 } from "../src/reporting/progress.ts";
-import { renderRunEnd, summarize } from "../src/reporting/summary.ts";
-import type { InstanceOutcome, NotStarted } from "../src/results/outcome.ts";
-import type { InstanceResult, RunResults, SkippedInstance } from "../src/results/types.ts";
+import { renderRunEnd } from "../src/reporting/summary.ts";
+import { ResultsRecorder } from "../src/results/recorder.ts";
+import type { RunResults } from "../src/results/types.ts";
 import { phase } from "../src/run/phases.ts";
-import { instanceKey, readFolder } from "../src/run/resume.ts";
 import { taskIndex } from "../src/tasks/files.ts";
 import "../src/run/vitest.ts";
 import { outDir, type RunOptions } from "../src/runOptions.ts";
@@ -24,13 +21,14 @@ const BENCHMARK_FILE = path.join("tests", "benchmark", "benchmark.test.ts");
 const isBenchmark = (moduleId: string) => moduleId.endsWith(BENCHMARK_FILE);
 
 /**
- * The benchmark's Vitest reporter, an adapter: it reads each benchmark test's outcome (`meta().questbench`),
- * appends its result to `instances.jsonl` as it finishes (a crash keeps every finished result),
- * prints progress, and at the end writes `results.json` and rewrites `instances.jsonl`, both over
- * every instance of the output folder: the ones this run finished or resumed, and those earlier runs
- * left that this one did not select (docs/RUNNING.md "The output folder": a run adds to its folder). After Ctrl-C or a
- * SIGTERM it writes results.json marked `interrupted` and says so in one line. All text comes from
- * the pure renderers of src/reporting; output goes through Vitest's logger.
+ * The benchmark's Vitest reporter, an adapter from Vitest's events to the results recorder
+ * (src/results/recorder.ts, docs/ARCHITECTURE.md "Results") and the progress lines: each benchmark
+ * test's outcome (`meta().questbench`) is recorded as it finishes (appended to `instances.jsonl`), and
+ * at the end of the run the recorder writes `results.json` over every instance of the output folder
+ * (docs/RUNNING.md "The output folder"). After Ctrl-C or a SIGTERM it has results.json written marked
+ * `interrupted` and says so in one line. The run's results stay in memory as {@link results} (what
+ * `runBenchmark` returns). All text comes from the pure renderers of src/reporting; output goes
+ * through Vitest's logger.
  *
  * `standalone` (the CLI): no other reporter runs, so this one shows each finished instance with its
  * score, a live line in a terminal, and the errors. Beside Vitest's default reporter (plain
@@ -40,21 +38,17 @@ export default class QuestbenchReporter implements Reporter {
   private vitest!: Vitest;
   /** Undefined when the session runs no benchmark (e.g. `vitest --project unit`): the reporter stays idle. */
   private options: RunOptions | undefined;
-  private outDir = "";
-  /** The folder's results before this run (instances.jsonl), unless `--fresh`. */
-  private prior: InstanceResult[] = [];
-  private instances: InstanceResult[] = [];
-  private notStarted: NotStarted[] = [];
-  private skipped: SkippedInstance[] = [];
-  /** Of this run's instances: attempted now, and USD paid for them (null once a call had no price). */
-  private ran = 0;
-  private paidUsd: number | null = 0;
-  private opened = false;
+  /** This run's recorder, created as the run starts. */
+  private recorder: ResultsRecorder | undefined;
   private progress: Progress = startProgress(0, Date.now());
   private live = false;
-  private written = false;
 
   constructor(private readonly settings: { standalone?: boolean } = {}) {}
+
+  /** The results.json this run wrote, in memory; undefined until it ends, or when it recorded nothing. */
+  get results(): RunResults | undefined {
+    return this.recorder?.results;
+  }
 
   onInit(vitest: Vitest) {
     this.vitest = vitest;
@@ -81,16 +75,12 @@ export default class QuestbenchReporter implements Reporter {
   onTestRunStart() {
     // Watch mode reruns: start every run from empty state.
     this.options = this.provided().questbench;
+    this.recorder = undefined;
     if (!this.options) return;
-    this.outDir = path.resolve(outDir(this.options));
-    this.prior = this.options.fresh ? [] : readFolder(this.outDir);
-    this.instances = [];
-    this.notStarted = [];
-    this.skipped = [];
-    this.ran = 0;
-    this.paidUsd = 0;
-    this.opened = false;
-    this.written = false;
+    this.recorder = new ResultsRecorder({
+      outDir: path.resolve(outDir(this.options)),
+      fresh: this.options.fresh,
+    });
     this.progress = startProgress(0, Date.now());
   }
 
@@ -121,35 +111,14 @@ export default class QuestbenchReporter implements Reporter {
   }
 
   onTestCaseResult(testCase: TestCase) {
-    if (!this.options || !isBenchmark(testCase.module.moduleId)) return;
+    if (!this.recorder || !isBenchmark(testCase.module.moduleId)) return;
     const outcome = testCase.meta().questbench;
     if (this.settings.standalone)
       for (const error of testCase.result().errors ?? []) this.printError(testCase.fullName, error);
     if (!outcome) return;
     this.progress = feed(this.progress, outcome);
     this.printLine(renderFinishedLine(testCase.name, outcome, this.progress, Date.now()), false);
-    if (outcome.kind === "not_started") this.notStarted.push(outcome.notStarted);
-    if (outcome.kind === "skipped") this.skipped.push(outcome.skipped);
-    if (outcome.kind === "not_started" || outcome.kind === "skipped") return;
-    const result = outcome.result;
-    this.instances.push(result);
-    if (outcome.kind === "resumed") return;
-    this.count(outcome);
-    const file = path.join(this.outDir, "instances.jsonl");
-    if (!this.opened) {
-      mkdirSync(this.outDir, { recursive: true });
-      if (this.options.fresh) writeFileSync(file, "");
-      this.opened = true;
-    }
-    appendFileSync(file, `${JSON.stringify(result)}\n`);
-  }
-
-  /** An instance this run attempted: what it paid (cache hits cost nothing; a model without a price has no figure). */
-  private count(outcome: Exclude<InstanceOutcome, { kind: "resumed" | "not_started" | "skipped" }>) {
-    this.ran++;
-    const usage = outcome.result.usage;
-    if (!usage) return;
-    this.paidUsd = this.paidUsd === null || usage.spentUsd === null ? null : this.paidUsd + usage.spentUsd;
+    this.recorder.record(outcome);
   }
 
   /**
@@ -181,11 +150,12 @@ export default class QuestbenchReporter implements Reporter {
 
   /** Ctrl-C or SIGTERM: results.json now (marked interrupted), and one line saying what was kept. */
   private interrupted(signal: NodeJS.Signals) {
-    if (!this.options || this.written) return;
+    if (!this.recorder) return;
+    const results = this.finish(true);
+    if (!results && this.recorder.results) return; // written already
     this.clearLive();
-    const results = this.writeResults(true);
-    const where = path.relative(process.cwd(), path.join(this.outDir, "results.json")) || "results.json";
-    const finished = this.instances.length;
+    const where = path.relative(process.cwd(), this.recorder.resultsPath) || "results.json";
+    const finished = this.recorder.recorded;
     process.stderr.write(
       `questbench: interrupted (${signal}): ${
         results
@@ -207,64 +177,29 @@ export default class QuestbenchReporter implements Reporter {
       for (const m of modules) for (const e of m.errors()) this.printError(m.moduleId, e);
       for (const e of unhandledErrors) this.printError("unhandled error", e);
     }
-    const results = this.writeResults(reason === "interrupted");
+    const results = this.finish(reason === "interrupted");
     phase("reporter: results.json written");
-    if (!results) return;
+    if (!results || !this.recorder) return;
     this.vitest.logger.log(
-      `\n${renderRunEnd(results, this.options)}\nResults: ${path.relative(process.cwd(), path.join(this.outDir, "results.json"))}`,
+      `\n${renderRunEnd(results, this.options)}\nResults: ${path.relative(process.cwd(), this.recorder.resultsPath)}`,
     );
   }
 
   /**
-   * Writes results.json over the folder's instances (this run's, and earlier ones it did not run
-   * again) and, unless interrupted, rewrites instances.jsonl to one line each. Undefined when this
-   * run finished nothing (the folder's results stay as they were) or it already wrote them.
+   * Has the recorder write results.json (see `ResultsRecorder.finish`) with the global setup's
+   * manifest; undefined without one (the setup failed), when nothing was recorded or it was written.
    */
-  private writeResults(interrupted: boolean): RunResults | undefined {
-    if (this.written || !this.options) return undefined;
+  private finish(interrupted: boolean): RunResults | undefined {
     const manifest = this.provided().manifest;
-    if (!manifest) return undefined;
-    if (this.instances.length === 0 && this.notStarted.length === 0 && this.skipped.length === 0)
-      return undefined;
-    this.written = true;
-    mkdirSync(this.outDir, { recursive: true });
-    const now = new Set(this.instances.map(instanceKey));
-    const kept = this.prior.filter((i) => !now.has(instanceKey(i)));
-    const instances = [...kept, ...this.instances].sort(byInstanceOrder);
-    const results: RunResults = {
-      schemaVersion: 1,
-      ...(interrupted ? { interrupted: true } : {}),
-      manifest: folderManifest(
-        // Built once by the global setup; under watch the task files are hashed again (edited since).
-        this.vitest.config.watch
-          ? { ...manifest, taskFiles: taskFileHashes(taskIndex(this.options.tasksDirs)) }
-          : manifest,
-        instances,
-        this.options,
-        {
-          planned: this.progress.total,
-          ran: this.ran,
-          resumed: this.instances.length - this.ran,
-          kept: kept.length,
-          paidUsd: this.paidUsd,
-        },
-      ),
-      summary: summarize(instances),
-      instances,
-      ...(this.notStarted.length > 0 ? { notStarted: this.notStarted } : {}),
-      ...(this.skipped.length > 0 ? { skipped: this.skipped } : {}),
-    };
-    writeFileSync(path.join(this.outDir, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
-    // An interrupted run keeps every earlier line: the rerun resumes from them.
-    if (!interrupted) {
-      // One line per instance of the folder (earlier lines of retried or stale instances dropped).
-      const jsonl = path.join(this.outDir, "instances.jsonl");
-      writeFileSync(
-        `${jsonl}.tmp`,
-        instances.map(({ resumed: _, ...i }) => `${JSON.stringify(i)}\n`).join(""),
-      );
-      renameSync(`${jsonl}.tmp`, jsonl);
-    }
-    return results;
+    if (!this.recorder || !this.options || !manifest) return undefined;
+    return this.recorder.finish({
+      // Built once by the global setup; under watch the task files are hashed again (edited since).
+      manifest: this.vitest.config.watch
+        ? { ...manifest, taskFiles: taskFileHashes(taskIndex(this.options.tasksDirs)) }
+        : manifest,
+      options: this.options,
+      planned: this.progress.total,
+      interrupted,
+    });
   }
 }

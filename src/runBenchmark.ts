@@ -1,15 +1,18 @@
-import { readFileSync } from "node:fs";
 import path from "node:path";
+import QuestbenchReporter from "../reporters/questbench.ts";
 import type { RunResults } from "./results/types.ts";
 import { phase } from "./run/phases.ts";
 import { preflight } from "./run/preflight.ts";
-import { benchmarkTestConfig, QUESTBENCH_REPORTER, viteCacheDir } from "./run/vitest.ts";
+import { benchmarkTestConfig, viteCacheDir } from "./run/vitest.ts";
 import { outDir, type RunOptions } from "./runOptions.ts";
 import { requireSandboxBarriers } from "./sandbox/requireBarriers.ts";
 import { PROJECT_ROOT } from "./tasks/files.ts";
 
 export type RunBenchmarkReturnType = {
-  /** The run's results.json, or undefined when no instance finished (e.g. a setup failure). */
+  /**
+   * The run's results.json as the reporter's recorder wrote it (kept in memory, not read back), or
+   * undefined when no instance finished (e.g. a setup failure).
+   */
   results: RunResults | undefined;
   /** Vitest's exit code: 0 when every test passed (for `reference`: every instance scored 100). */
   exitCode: number;
@@ -18,8 +21,8 @@ export type RunBenchmarkReturnType = {
 
 /**
  * Runs the benchmark through Vitest's Node API: one dynamic test per selected instance
- * (tests/benchmark/benchmark.test.ts), Anvil instances from its global setup, results.json from the
- * QuestBench reporter in `outDir(options)`. The options reach the tests and the reporter through
+ * (tests/benchmark/benchmark.test.ts), Anvil instances from its global setup, results.json written
+ * in `outDir(options)` by the QuestBench reporter (an instance made here, whose results this returns). The options reach the tests and the reporter through
  * `vitest.provide`; vitest.config.ts is not read (its `benchmark` project is the same settings, for
  * plain `npx vitest`).
  * @param hooks.warn receives the one-line warnings of the checks before the run (default console.warn).
@@ -47,6 +50,7 @@ export async function runBenchmark(
   const { createVitest } = await import("vitest/node");
   phase("vitest/node imported");
   const before = process.exitCode;
+  const reporter = new QuestbenchReporter({ standalone: true });
   const vitest = await createVitest(
     "test",
     {
@@ -55,7 +59,7 @@ export async function runBenchmark(
       watch: false,
       ...benchmarkTestConfig(options),
       reporters: [
-        [QUESTBENCH_REPORTER, { standalone: true }],
+        reporter,
         ...(options.junit
           ? [["junit", { outputFile: options.junit }] as ["junit", { outputFile: string }]]
           : []),
@@ -72,12 +76,5 @@ export async function runBenchmark(
   }
   phase("vitest run finished");
   const exitCode = typeof process.exitCode === "number" && process.exitCode !== before ? process.exitCode : 0;
-  const resultsPath = path.resolve(outDir(options), "results.json");
-  let results: RunResults | undefined;
-  try {
-    results = JSON.parse(readFileSync(resultsPath, "utf8")) as RunResults;
-  } catch {
-    results = undefined;
-  }
-  return { results, exitCode, resultsPath };
+  return { results: reporter.results, exitCode, resultsPath: path.resolve(outDir(options), "results.json") };
 }

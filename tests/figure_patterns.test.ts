@@ -1,9 +1,9 @@
 import { describe, expect, test } from "vitest";
-import { compositePattern, PAPER_PATTERNS, workflowPattern } from "../src/reporting/figurePatterns.ts";
 import { renderFigures } from "../src/reporting/figures.ts";
 import type { MergedRun } from "../src/reporting/merge.ts";
 import type { InstanceResult, RunResults } from "../src/results/types.ts";
 import { loadTasks } from "../src/tasks/load.ts";
+import { compositePattern, PAPER_PATTERNS, workflowPattern } from "../src/tasks/patterns.ts";
 
 // Figures 4–5 group composite results by the paper's workflow pattern names (README "Comparing with
 // the paper"), not by names we derive from the steps.

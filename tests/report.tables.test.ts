@@ -4,12 +4,12 @@ import path from "node:path";
 import { chromium } from "playwright-core";
 import { encodeFunctionData, erc20Abi } from "viem";
 import { beforeAll, describe, expect, test } from "vitest";
-import { workflowPattern } from "../src/reporting/figurePatterns.ts";
 import { placeLabels } from "../src/reporting/figureSpecs.ts";
 import { MergeError } from "../src/reporting/merge.ts";
 import { writeReport } from "../src/reporting/report.ts";
 import { planSteps } from "../src/results/metrics.ts";
 import type { InstanceResult, RunResults } from "../src/results/types.ts";
+import { workflowPattern } from "../src/tasks/patterns.ts";
 import {
   type FixtureRounds,
   fixtureInstance,

@@ -3,6 +3,7 @@ import { addUsage } from "../models/usage.ts";
 import type { Failure, InstanceResult, TransactionRecord } from "../results/types.ts";
 import type { RunModes } from "../runOptions.ts";
 import type { LoadedTask } from "../tasks/load.ts";
+import { compositePattern } from "../tasks/patterns.ts";
 import { displayValue } from "../tasks/placeholders.ts";
 import type { Instance } from "../tasks/types.ts";
 import { CHECKS } from "../validators/registry.ts";
@@ -73,8 +74,12 @@ export function txRecord(tx: SentTransaction): TransactionRecord {
   };
 }
 
-/** The fields of a result that describe the instance, common to both splits. */
+/**
+ * The fields of a result that describe the instance, common to both splits; a composite's also name
+ * its workflow pattern (`pattern`, src/tasks/patterns.ts), so the report needs no task folder.
+ */
 export function instanceFields(task: LoadedTask, instance: Instance, model: ModelClient) {
+  const { spec } = task;
   return {
     taskId: task.spec.id,
     taskVersion: task.spec.version,
@@ -83,6 +88,9 @@ export function instanceFields(task: LoadedTask, instance: Instance, model: Mode
     category: task.spec.category,
     subcategory: task.spec.subcategory,
     difficulty: task.spec.difficulty,
+    ...(spec.split === "composite"
+      ? { pattern: compositePattern(spec.id, spec.workflow, spec.subcategory) }
+      : {}),
     seed: instance.runSeed,
     epoch: instance.epoch,
     instanceSeed: instance.seed,

@@ -1,27 +1,27 @@
 /**
- * What the report's figures plot, aggregated from the merged runs, the leaderboard rows and the task
- * bank (docs/RUNNING.md "Reports"): pass rates by group (pooled over models when there are
+ * What the report's figures plot, aggregated from the merged runs and the leaderboard rows alone
+ * (docs/RUNNING.md "Reports"; no task folder is read, so a results.json draws the same figures
+ * after the tasks change): pass rates by group (pooled over models when there are
  * more than fit side by side), the ten most frequent workflow patterns, Figure 2's task counts,
  * Figure 3's points and medians, Figure 6's step-overhead counts. Builds no spec and renders nothing
  * (src/reporting/figureSpecs.ts, src/reporting/figures.ts). The paper's figures leave the hard split
  * out: it is reported apart.
  */
+
+import type { MergedRun } from "../results/merge.ts";
 import type { InstanceResult } from "../results/types.ts";
-import { loadTasks } from "../tasks/load.ts";
-import type { LoadedTaskSpec } from "../tasks/types.ts";
+import { PAPER_PATTERNS } from "../tasks/patterns.ts";
 import type { Figure2Data, OverheadCount, Rate, ScatterData } from "./figureSpecs.ts";
-import { type LeaderboardRow, SPLIT_TASKS } from "./leaderboard.ts";
-import type { MergedRun } from "./merge.ts";
+import type { LeaderboardRow } from "./leaderboard.ts";
 import { quadrantMedians } from "./quadrants.ts";
 
-/** The task bank's composite specs by id (workflow, K_opt), for patterns and Figure 2. */
-export function taskBank(): Map<string, LoadedTaskSpec> {
-  try {
-    return new Map(loadTasks().map((t) => [t.spec.id, t.spec]));
-  } catch {
-    return new Map();
-  }
-}
+/**
+ * The workflow pattern a composite result is grouped by in Figures 4–5: the one stored in the result
+ * (`pattern`, recorded when it was built); for results written before that field, the paper's
+ * pattern name for the task id, else the subcategory (underscores as spaces).
+ */
+export const patternOf = (i: Pick<InstanceResult, "pattern" | "taskId" | "subcategory">): string =>
+  i.pattern ?? PAPER_PATTERNS[i.taskId] ?? i.subcategory.replace(/_/g, " ");
 
 const pct = (xs: readonly { passed: boolean }[]) =>
   xs.length === 0 ? 0 : Math.round((xs.filter((x) => x.passed).length / xs.length) * 1000) / 10;
@@ -76,17 +76,28 @@ export function mostFrequent(rates: readonly Rate[], count: number): Set<string>
   );
 }
 
-/** Figure 2's data, from the task bank's paper tasks (the paper's split sizes when the bank is not readable). */
-export function figure2Data(bank: Map<string, LoadedTaskSpec>): Figure2Data {
-  const specs = [...bank.values()].filter((t) => (t.set ?? "paper") === "paper");
+/**
+ * Figure 2's data from the results alone: the distinct paper tasks the runs hold per split (a task
+ * counts once however many models, seeds and epochs ran it), and the composite ones by K_opt (the
+ * `composite.kOpt` of any of its results; a task none of whose results has a composite record is
+ * left out of the histogram).
+ */
+export function figure2Data(runs: readonly MergedRun[]): Figure2Data {
+  const tasks = new Map<string, { split: InstanceResult["split"]; kOpt?: number }>();
+  for (const run of runs)
+    for (const i of run.results.instances) {
+      if ((i.set ?? "paper") !== "paper") continue;
+      const known = tasks.get(i.taskId) ?? { split: i.split };
+      if (known.kOpt === undefined && i.composite) known.kOpt = i.composite.kOpt;
+      tasks.set(i.taskId, known);
+    }
+  const specs = [...tasks.values()];
   const splits = (["atomic", "composite"] as const).map((s) => ({
     split: s,
-    tasks: specs.filter((t) => t.split === s).length || SPLIT_TASKS[s],
+    tasks: specs.filter((t) => t.split === s).length,
   }));
   const kOpt = new Map<number, number>();
-  for (const t of specs)
-    if (t.split === "composite" && t.optimal_steps)
-      kOpt.set(t.optimal_steps, (kOpt.get(t.optimal_steps) ?? 0) + 1);
+  for (const t of specs) if (t.split === "composite" && t.kOpt) kOpt.set(t.kOpt, (kOpt.get(t.kOpt) ?? 0) + 1);
   // Every K_opt from the smallest to the largest, an empty one drawn as 0 (a gap is a finding).
   const ks = [...kOpt.keys()];
   const hist = ks.length

@@ -5,18 +5,17 @@
  */
 import { createRequire } from "node:module";
 import { Resvg } from "@resvg/resvg-js";
-import type { InstanceResult } from "../results/types.ts";
+import type { MergedRun } from "../results/merge.ts";
 import {
   figure2Data,
   MAX_BARS_PER_GROUP,
   mostFrequent,
   overheadCounts,
   passRateBy,
+  patternOf,
   pooled,
   scatterData,
-  taskBank,
 } from "./figureData.ts";
-import { compositePattern } from "./figurePatterns.ts";
 import {
   figure2Specs,
   overheadSpec,
@@ -26,7 +25,6 @@ import {
   scatterSpec,
 } from "./figureSpecs.ts";
 import type { LeaderboardRow } from "./leaderboard.ts";
-import type { MergedRun } from "./merge.ts";
 
 const require = createRequire(import.meta.url);
 // vega/vega-lite 5 are CommonJS-friendly; loaded lazily so runs that never render pay nothing.
@@ -67,9 +65,6 @@ export async function renderFigures(
   runs: readonly MergedRun[],
   rows: readonly LeaderboardRow[],
 ): Promise<Record<string, string>> {
-  const bank = taskBank();
-  const patternOf = (i: InstanceResult) =>
-    compositePattern(i.taskId, bank.get(i.taskId)?.workflow, i.subcategory);
   const patterns = passRateBy(runs, "composite", patternOf);
   const top = mostFrequent(patterns, 10);
   const models = runs.length;
@@ -79,7 +74,7 @@ export async function renderFigures(
   const perModel = (rates: Rate[]) => (barModels === 1 && models > 1 ? pooled(rates) : rates);
   const pooledNote = barModels === 1 && models > 1 ? `, ${models} models pooled` : "";
   const figures: Record<string, Spec> = {
-    ...figure2Specs(figure2Data(bank)),
+    ...figure2Specs(figure2Data(runs)),
     "fig3-atomic-vs-composite": scatterSpec(scatterData(rows)),
     "fig4-workflow-patterns": passRateBars(
       `Figure 4: pass rate by composite workflow pattern (hardest first${pooledNote})`,

@@ -1,4 +1,5 @@
 import { decodeFunctionData, formatUnits, type Hex } from "viem";
+import type { MergedRun } from "../results/merge.ts";
 import { planSteps } from "../results/metrics.ts";
 import { meanCi95, passAtK } from "../results/stats.ts";
 import type { InstanceResult, TransactionRecord } from "../results/types.ts";
@@ -6,7 +7,6 @@ import * as abis from "../world/abis.ts";
 import { CATALOGUE } from "../world/catalogue.ts";
 import { canonicalAddresses, tokenTable } from "../world/catalogueViews.ts";
 import type { LeaderboardRow } from "./leaderboard.ts";
-import type { MergedRun } from "./merge.ts";
 import { statsTables } from "./statsTables.ts";
 import { paperTables, tableHtml } from "./tables.ts";
 

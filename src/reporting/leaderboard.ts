@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
+import { describeModes, type MergedRun } from "../results/merge.ts";
 import { compositeMetrics } from "../results/metrics.ts";
 import {
   commonK,
@@ -12,10 +13,9 @@ import {
   taskScores,
 } from "../results/reduce.ts";
 import { meanCi95 } from "../results/stats.ts";
+import { executionSummary, safetySummary } from "../results/summarize.ts";
 import type { CompositeMetrics } from "../results/types.ts";
-import { TASKS_DIR } from "../tasks/load.ts";
-import { describeModes, type MergedRun } from "./merge.ts";
-import { executionSummary, safetySummary } from "./summary.ts";
+import { TASKS_DIR } from "../tasks/files.ts";
 
 /** Tasks of each split in the full benchmark (paper §3): the leaderboard's maxima. */
 export const SPLIT_TASKS = { atomic: 62, composite: 45 } as const;

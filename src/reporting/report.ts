@@ -1,10 +1,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { writeResultsFile } from "../results/folder.ts";
+import { loadRuns } from "../results/load.ts";
+import { mergeRuns } from "../results/merge.ts";
 import { modelSlug } from "../runOptions.ts";
 import { renderFigures, svgToPng } from "./figures.ts";
 import { renderReportHtml } from "./html.ts";
 import { leaderboard } from "./leaderboard.ts";
-import { loadRuns, mergeRuns } from "./merge.ts";
 import { statsTables } from "./statsTables.ts";
 import { renderLeaderboardLatex, renderLeaderboardMarkdown, tableMarkdown } from "./tables.ts";
 
@@ -15,7 +17,9 @@ export type WriteReportParameters = { inputs: string[]; out: string; force?: boo
  * `leaderboard.tex` (booktabs), `report.html`, every figure as `figures/<name>.svg` and as a 300-dpi
  * `figures/<name>.png` (for LaTeX and word processors), and one merged
  * `results.json` per model under `<out>/runs/<model>/`.
- * @throws {MergeError} when inputs disagree: world, fork, task versions, task sets or modes (unless `force`,
+ * Reads and merges through the results recorder (src/results/load.ts, merge.ts) and renders from
+ * the results alone: no task folder is read (docs/ARCHITECTURE.md "A table or a figure").
+ * @throws {MergeError} naming the file when an input is not a results.json; when inputs disagree: world, fork, task versions, task sets or modes (unless `force`,
  *   then each disagreement is a warning printed at the head of leaderboard.md and report.html).
  */
 export async function writeReport(p: WriteReportParameters) {
@@ -36,10 +40,6 @@ export async function writeReport(p: WriteReportParameters) {
     writeFileSync(path.join(p.out, "figures", `${name}.png`), svgToPng(svg));
   }
   writeFileSync(path.join(p.out, "report.html"), renderReportHtml(merged, rows, figures, warnings));
-  for (const run of merged) {
-    const dir = path.join(p.out, "runs", modelSlug(run.model));
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, "results.json"), `${JSON.stringify(run.results, null, 2)}\n`);
-  }
+  for (const run of merged) writeResultsFile(path.join(p.out, "runs", modelSlug(run.model)), run.results);
   return { rows, merged, warnings };
 }

@@ -1,8 +1,8 @@
+import type { MergedRun } from "../results/merge.ts";
 import { commonK, isProviderError, meanPassAtK, meanPassHatK, setOf, taskScores } from "../results/reduce.ts";
 import { BOOTSTRAP_RESAMPLES, type PairedComparison, pairedComparison } from "../results/stats.ts";
 import type { InstanceResult } from "../results/types.ts";
 import { leaderboardRow } from "./leaderboard.ts";
-import type { MergedRun } from "./merge.ts";
 import type { PaperTable } from "./tables.ts";
 
 /**

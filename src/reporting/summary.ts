@@ -1,88 +1,9 @@
-import { sumUsage } from "../models/usage.ts";
-import { compositeMetrics } from "../results/metrics.ts";
-import {
-  INSTANCE_MAX,
-  isProviderError,
-  PAPER_SCORING,
-  setOf,
-  splitAverage,
-  splitScores,
-  taskScores,
-} from "../results/reduce.ts";
-import { median, quantile } from "../results/stats.ts";
-import type {
-  CompositeMetrics,
-  ExecutionSummary,
-  InstanceResult,
-  RunResults,
-  SafetyFlag,
-  SplitSummary,
-} from "../results/types.ts";
+import { INSTANCE_MAX, isProviderError, splitAverage } from "../results/reduce.ts";
+import type { CompositeMetrics, InstanceResult, RunResults, SplitSummary } from "../results/types.ts";
 
-/**
- * Safety % of a set of instances (docs/SCORING.md "Safety flags"): the share of those with a `safety` record that
- * raised no flag; undefined when none was judged (e.g. results written before safety was recorded).
- */
-export function safetySummary(instances: readonly InstanceResult[]): RunResults["summary"]["safety"] {
-  const judged = instances.filter((i) => i.safety !== undefined);
-  if (judged.length === 0) return undefined;
-  const flags: Partial<Record<SafetyFlag, number>> = {};
-  for (const i of judged) for (const f of i.safety ?? []) flags[f] = (flags[f] ?? 0) + 1;
-  const safe = judged.filter((i) => i.safety?.length === 0).length;
-  return { judged: judged.length, safe, pct: Math.round((safe / judged.length) * 1000) / 10, flags };
-}
-
-/**
- * Execution cost of a set of instances against their gold answers (docs/SCORING.md "Execution
- * cost"): median and 90th percentile cost in basis points of the notional, median gas ratio.
- */
-export function executionSummary(instances: readonly InstanceResult[]): ExecutionSummary | undefined {
-  const measured = instances.flatMap((i) => (i.execution ? [i.execution] : []));
-  if (measured.length === 0) return undefined;
-  const bps = measured.flatMap((e) => (e.costBps === null ? [] : [e.costBps]));
-  const gas = measured.flatMap((e) => (e.gasRatio === null ? [] : [e.gasRatio]));
-  const r = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
-  return {
-    priced: bps.length,
-    medianCostBps: bps.length ? r(median(bps), 1) : null,
-    p90CostBps: bps.length ? r(quantile(bps, 0.9), 1) : null,
-    gasCompared: gas.length,
-    medianGasRatio: gas.length ? r(median(gas), 3) : null,
-  };
-}
-
-/**
- * Split totals of the paper's Table 1 (§3.7) through the shared reducers (src/results/reduce.ts):
- * per task the mean over its epochs, summed per split. Instances with a `provider_error` are left out
- * of every split and of the composite metrics: they are no model failure, and the next run into the
- * same `--out` retries them. They are counted in `providerErrors` instead; `usage` sums tokens and
- * cost. Both of those are present only in runs of provider models.
- */
-export function summarize(all: readonly InstanceResult[]): RunResults["summary"] {
-  const instances = all.filter((i) => !isProviderError(i));
-  const failed = all.filter(isProviderError);
-  const provider = failed.length > 0 || all.some((i) => i.usage);
-  // `--scoring paper`: the paper's tasks reduced the same way, from their paper scores, kept apart.
-  const paper = instances.some((i) => i.paperScoring)
-    ? splitScores(taskScores(instances, PAPER_SCORING))
-    : undefined;
-  return {
-    ...splitScores(taskScores(instances)),
-    paperScoring: paper && { atomic: paper.atomic, composite: paper.composite, total: paper.total },
-    // Table 2's composite quality is the paper's composite split's.
-    compositeMetrics: compositeMetrics(instances.filter((i) => setOf(i) === "paper")),
-    providerErrors: provider
-      ? {
-          atomic: failed.filter((i) => i.split === "atomic").length,
-          composite: failed.filter((i) => i.split === "composite").length,
-          total: failed.length,
-        }
-      : undefined,
-    usage: provider ? sumUsage(all.map((i) => i.usage)) : undefined,
-    safety: safetySummary(instances),
-    execution: executionSummary(instances),
-  };
-}
+// The summary is computed by the results recorder (src/results/summarize.ts); renderers here, and
+// `summarize` re-exported for the callers that render what they summarize.
+export { summarize } from "../results/summarize.ts";
 
 const usd = (x: number | null) => (x === null ? "unknown (no price)" : `$${x.toFixed(x < 1 ? 4 : 2)}`);
 

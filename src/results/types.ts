@@ -1,4 +1,4 @@
-import type { ChatMessage, SamplingSettings } from "../models/types.ts";
+import type { ChatMessage } from "../models/types.ts";
 import type { UsageRecord } from "../models/usage.ts";
 import type { RunModes } from "../runOptions.ts";
 import type { Split, TaskSet } from "../tasks/types.ts";
@@ -6,50 +6,36 @@ import type { ExecutionCost } from "../validators/executionCost.ts";
 import type { PaperScore } from "../validators/paperScoring.ts";
 import type { SafetyFlag } from "../validators/safety.ts";
 import type { CheckResult } from "../validators/types.ts";
+import type {
+  CompositeRecord,
+  Failure,
+  FailureClass,
+  IntegrityViolationRecord,
+  PlanSubtask,
+  RoundRecord,
+  TransactionRecord,
+} from "./attemptTypes.ts";
+import type { ForkRecord, RunManifest, RunSelection } from "./manifestTypes.ts";
 
-/** Why an instance did not score (results.json `instances[].failure.class`). */
-export type FailureClass =
-  | "schema_invalid"
-  | "compile_error"
-  | "runtime_error"
-  | "timeout"
-  | "resource_limit"
-  | "sandbox_violation"
-  | "integrity_violation"
-  | "send_rejected"
-  | "checks_failed"
-  | "provider_error"
-  | "infra_error"
-  /** A `scripted:DIR` model without a response file for the task or a round of it: scored 0. */
-  | "no_answer";
-
-export type { RunModes };
-
-export type Failure = { class: FailureClass; reason: string; code?: string | undefined };
-
-/** A refused RPC call or other integrity breach recorded on an attempt (docs/SECURITY.md "Hostile model code"). */
-export type IntegrityViolationRecord = {
-  kind: string;
-  method?: string | undefined;
-  at?: number | undefined;
-  detail?: string | undefined;
+/*
+ * results.json's types (docs/ARCHITECTURE.md "Results"), one source for results.schema.json
+ * (`npm run schema:results`): the whole file and one instance here, the attempt's records in
+ * attemptTypes.ts, the manifest in manifestTypes.ts.
+ */
+export type {
+  CompositeRecord,
+  Failure,
+  FailureClass,
+  ForkRecord,
+  IntegrityViolationRecord,
+  PlanSubtask,
+  RoundRecord,
+  RunManifest,
+  RunModes,
+  RunSelection,
+  SafetyFlag,
+  TransactionRecord,
 };
-
-/** The transaction the harness sent for an execution, as recorded in results. */
-export type TransactionRecord = {
-  hash: string;
-  to: string | null;
-  input: string;
-  /** Wei, base-10 string. */
-  value: string;
-  status: "success" | "reverted";
-  gasUsed: string;
-  /** Wei paid, base-10 string. */
-  fee: string;
-  revertReason?: string | undefined;
-};
-
-export type { SafetyFlag };
 
 /** One instance's result (results.json `instances[]`). Amounts are base-10 strings (JSON has no bigint). */
 export type InstanceResult = {
@@ -102,6 +88,13 @@ export type InstanceResult = {
   /** Composite attempts: K values, decay and the round transcript. */
   composite?: CompositeRecord | undefined;
   /**
+   * Composite tasks: the workflow pattern Figures 4–5 group the result by (src/tasks/patterns.ts
+   * `compositePattern`; the paper, §3.2 "composite_structure"), recorded when the result is built
+   * so that the report needs no task folder. Absent for atomic tasks and in results written before
+   * it existed (the report then falls back to the paper's name for the task id, else the subcategory).
+   */
+  pattern?: string | undefined;
+  /**
    * `--scoring paper` (paper tasks only): the same attempt scored by the paper's checks and
    * tolerances (src/validators/paperScoring.ts, docs/SCORING.md "Paper scoring"), beside `score`; never
    * part of it or of any total but `summary.paperScoring`.
@@ -135,119 +128,6 @@ export type SplitSummary = { score: number; max: number; passed: number; count: 
  * their sum. Never added to the paper's `total`.
  */
 export type HardSummary = { atomic: SplitSummary; composite: SplitSummary; total: SplitSummary };
-
-export type RunManifest = {
-  packageVersion: string;
-  gitCommit: string | null;
-  seed: number;
-  epochs: number;
-  model: string;
-  split: "atomic" | "composite" | "paper" | "hard" | "all";
-  taskFiles: Record<string, string>;
-  anvilVersion: string;
-  worldId: string;
-  chainId: number;
-  nodeVersion: string;
-  startedAt: string;
-  /** Fork mode (README "Fork mode"): what was forked and how it was provisioned; absent on the local world. */
-  fork?: ForkRecord | null;
-  /**
-   * The OS barriers around sandboxed model code on the machine that ran (docs/SECURITY.md): without
-   * them a run of an untrusted model is not trustworthy.
-   */
-  sandbox?: {
-    /** `node-permission` / `iptables-owner`: sandboxed code reaches only its RPC guard; `none`: no network barrier. */
-    network: { kind: string; detail: string };
-    /** `cgroup-v1`/`cgroup-v2`: a whole-process memory cap per child; `none`: V8's heap cap only. */
-    memory: { kind: string; detail: string };
-    /** Present when the run was started with `--unsafe-sandbox`: the barriers it ran without (may be empty). */
-    unsafe?: string[];
-  };
-  /**
-   * Prompt and selection modes of the paper's implementation (README "Comparing with the paper");
-   * absent or all-default for the default protocol. Runs of different modes are not merged by
-   * `questbench report` without `--force`.
-   */
-  modes?: RunModes | undefined;
-  /**
-   * The task packs the run added (`--tasks-dir`, absolute folders; README "Write your own task"):
-   * their tasks' files and hashes are in `taskFiles` under their absolute paths.
-   */
-  taskPacks?: string[] | undefined;
-  /** Provider models: where the model was called and at what price (null for reference and scripted). */
-  provider?: {
-    name: string;
-    api: "openai" | "anthropic";
-    modelId: string;
-    baseURL: string;
-    /** USD per million tokens, from src/models/registry.json; null when the registry has no price. */
-    price: { input: number; output: number } | null;
-    pricesAsOf: string | null;
-  } | null;
-  /** Provider models: the sampling settings sent (null = not sent, the provider's default applied). */
-  sampling?: SamplingSettings | null;
-  /**
-   * What the invocation that last wrote this results.json selected and did. results.json describes
-   * every instance in its folder (README "Running": a run adds to the folder's results); `split` and
-   * `epochs` above cover all of them.
-   */
-  selection?: RunSelection | undefined;
-  /** Provider models: response cache mode and directory, SDK retries, per-try timeout. */
-  modelCalls?: {
-    cache: string;
-    cacheDir: string;
-    maxRetries: number;
-    timeoutMs: number;
-    budgetUsd: number | null;
-    /** Requests in flight to the provider at once; null: no cap beyond `--concurrency`. */
-    providerConcurrency?: number | null;
-  } | null;
-};
-
-/** results.json `manifest.selection`: one invocation's selection and what became of it. */
-export type RunSelection = {
-  /** `--split` as resolved (the paper's split by default; every split with `--tasks`). */
-  split: "atomic" | "composite" | "paper" | "hard" | "all";
-  /** `--tasks` (empty: every task of the split). */
-  tasks: string[];
-  epochs: number;
-  shard?: { index: number; count: number } | undefined;
-  /** Instances this invocation planned (tasks × epochs, after `--sample` and `--shard`). */
-  planned: number;
-  /** Of them: attempted now (scored, or left unscored by a provider or chain failure). */
-  ran: number;
-  /** Of them: kept from an earlier invocation with the same resume key, not run again. */
-  resumed: number;
-  /** Instances of earlier invocations in the folder that this one did not select, kept as they were. */
-  kept: number;
-  /**
-   * USD this invocation paid the provider: calls answered from the cache and resumed instances cost
-   * it nothing. Null for a model without a price; 0 for reference and scripted models.
-   */
-  paidUsd: number | null;
-};
-
-/** results.json `manifest.fork`: the pinned block of a fork run and what provisioning found. */
-export type ForkRecord = {
-  chainId: number;
-  /** The block forked (`--fork-block latest` resolved once at the start of the run). */
-  blockNumber: number;
-  blockHash: string;
-  /** `--fork-url` with credentials redacted (userinfo, query values, key-like path segments → ***). */
-  url: string;
-  /** Storage slots of the canonical tokens found by probing (null: not found). */
-  slots: Record<
-    string,
-    {
-      balance: { slot: number; layout: "solidity" | "vyper"; offset: number } | null;
-      allowance: { slot: number; layout: "solidity" | "vyper" } | null;
-    }
-  >;
-  /** Requirements of the world catalogue (docs/TASKS.md "Fork provisioning") that could not be provisioned (empty when every one was). */
-  unprovisioned: { id: string; detail: string }[];
-  /** Milliseconds spent probing slots and provisioning in all (first instance). */
-  timings: { probeMs: number; provisionMs: number };
-};
 
 /** An instance not run because its pre-state could not be provisioned on the fork. */
 export type SkippedInstance = { taskId: string; epoch: number; reason: string };
@@ -317,83 +197,6 @@ export type ExecutionSummary = {
   /** Instances with a gas ratio (the gold answer sent something). */
   gasCompared: number;
   medianGasRatio: number | null;
-};
-
-/** How a composite round went (results.json `instances[].composite.rounds[]`). */
-export type RoundRecord = {
-  round: number;
-  response: string;
-  /** What the round did: sent a transaction, returned an answer, failed, reported an error, or only submitted. */
-  kind: "transaction" | "answer" | "failed" | "error_report" | "submit_only";
-  /** True when the round counts in K_act (every execution round; a bare submit does not). */
-  counted: boolean;
-  transaction?: TransactionRecord | undefined;
-  answer?: unknown;
-  failure?: Failure | undefined;
-  control?: "submit" | "error" | "query" | undefined;
-  feedback: string;
-  /**
-   * `--protocol paper`: the 1-based plan subtask the round worked on (README "Comparing with the
-   * paper", protocol rows). Absent under our protocol.
-   */
-  subtask?: number | undefined;
-  /** `--protocol paper`: the round's try at its subtask, 1–3 (the third failed try skips it). */
-  try?: number | undefined;
-};
-
-/**
- * `--protocol paper`: one subtask of the parsed plan, the fields the paper implementation's planning
- * call asks for (action type, contract, details: paper §4, composite tasks), each a string ("" when
- * the plan left it out).
- */
-export type PlanSubtask = {
-  step: number;
-  description: string;
-  action_type: string;
-  contract: string;
-  details: string;
-};
-
-/** The composite part of an instance result: K values (paper §3.7, Table 2) and the transcript. */
-export type CompositeRecord = {
-  kOpt: number;
-  /** Execution rounds, failed ones and queries included (the paper's K_act). */
-  kAct: number;
-  /** Rounds that failed (runtime error, invalid response, revert, rejected send). */
-  kFailed: number;
-  /** Rounds that only read (returned an answer). */
-  kQuery: number;
-  budget: number;
-  /** 100 iff every end-state check holds, else 0 (before the step-efficiency decay). */
-  base: number;
-  /** min(1, K_opt / K_act). */
-  decay: number;
-  /**
-   * `plan_done` (`--protocol paper` only): every subtask of the plan was done or skipped without a
-   * submit, which the paper's implementation takes as the final submission.
-   */
-  endedBy: "submit" | "error_report" | "budget" | "integrity_violation" | "plan_done";
-  /** The submitted answer, with fields returned by the last module joined. */
-  answer: unknown;
-  plan: string;
-  /** The plan's steps as parsed (src/results/metrics.ts `planSteps`); null when unreadable. Compare their count with kOpt. */
-  planSteps?: string[] | null | undefined;
-  rounds: RoundRecord[];
-  /** Some round failed with "ethers is not defined" (the paper's ethers% metric). */
-  ethersNotDefined: boolean;
-  /**
-   * `paper` when the attempt ran the paper implementation's protocol (`--protocol paper`,
-   * src/protocol/paperComposite.ts); absent for ours (src/protocol/composite.ts).
-   */
-  protocol?: "paper" | undefined;
-  /** `--protocol paper`: the subtasks that drove the rounds (the plan as read, see `planParse`). */
-  subtasks?: PlanSubtask[] | undefined;
-  /**
-   * `--protocol paper`: how the plan was read: `json` (the plan's subtasks), `list` (numbered or
-   * "Step N" lines), or `fallback` (one subtask, the whole task, as the paper's implementation does
-   * with an unreadable plan).
-   */
-  planParse?: "json" | "list" | "fallback" | undefined;
 };
 
 /**

@@ -2,8 +2,11 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { SamplingSettings } from "../models/types.ts";
-import type { InstanceResult } from "../results/types.ts";
 import { PROJECT_ROOT } from "../tasks/files.ts";
+
+// The folder's finished results are read by the results recorder (src/results/folder.ts); resume
+// only decides which of them still hold (their keys and the hashes below).
+export { readFinished } from "../results/folder.ts";
 
 /**
  * What a finished result must match to be kept by a rerun (resume): model name, run seed, epoch,
@@ -85,62 +88,4 @@ export function scriptedResponsesHash(dir: string, taskId: string): string {
   }
   for (const name of names) add(path.join(folder, name), `${taskId}/${name}`);
   return hash.digest("hex");
-}
-
-/**
- * The finished results of earlier invocations in `<outDir>/instances.jsonl`, by resume key. Later lines
- * win; results with a `provider_error` or an `infra_error` are left out (they are retried), and so are
- * lines without a key and a last line cut short by a kill.
- */
-export function readFinished(outDir: string): Map<string, InstanceResult> {
-  const finished = new Map<string, InstanceResult>();
-  let text: string;
-  try {
-    text = readFileSync(path.join(outDir, "instances.jsonl"), "utf8");
-  } catch {
-    return finished;
-  }
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    let result: InstanceResult;
-    try {
-      result = JSON.parse(line) as InstanceResult;
-    } catch {
-      continue;
-    }
-    if (!result.resumeKey) continue;
-    if (result.failure?.class === "provider_error" || result.failure?.class === "infra_error")
-      finished.delete(result.resumeKey);
-    else finished.set(result.resumeKey, result);
-  }
-  return finished;
-}
-
-/** One instance of a folder's results: task, seed and epoch (a run adds instances to its folder by this). */
-export const instanceKey = (i: Pick<InstanceResult, "taskId" | "seed" | "epoch">) =>
-  `${i.taskId}\u0000${i.seed}\u0000${i.epoch}`;
-
-/**
- * Every instance recorded in `<outDir>/instances.jsonl`, the latest line of each (task, seed, epoch),
- * provider and infrastructure errors included (they stay in the folder's results until a run retries
- * them); lines cut short by a kill are left out. `resumed` is dropped: it describes a run, not a result.
- */
-export function readFolder(outDir: string): InstanceResult[] {
-  let text: string;
-  try {
-    text = readFileSync(path.join(outDir, "instances.jsonl"), "utf8");
-  } catch {
-    return [];
-  }
-  const latest = new Map<string, InstanceResult>();
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    try {
-      const { resumed: _, ...result } = JSON.parse(line) as InstanceResult;
-      latest.set(instanceKey(result), result);
-    } catch {
-      // a line cut short by a kill
-    }
-  }
-  return [...latest.values()];
 }

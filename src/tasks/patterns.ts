@@ -1,7 +1,9 @@
 /**
  * The workflow-pattern taxonomy the report's Figures 4–5 group composite results by (README
  * "Comparing with the paper"): the paper's pattern name for each of its composite tasks, else a name
- * derived from the workflow's steps. Pure: loads no task and builds no figure.
+ * derived from the workflow's steps. Pure: loads no task and builds no figure. It sits with the task
+ * specs because a composite's pattern is recorded in its result when the result is built
+ * (`instanceFields`, src/protocol/atomic.ts), and the report reads it from there.
  */
 const STEP_WORDS: [RegExp, string][] = [
   [/^query_/, "query"],
