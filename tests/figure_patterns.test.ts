@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { renderFigures } from "../src/reporting/figures.ts";
-import type { MergedRun } from "../src/reporting/merge.ts";
+import type { MergedRun } from "../src/results/merge.ts";
 import type { InstanceResult, RunResults } from "../src/results/types.ts";
 import { loadTasks } from "../src/tasks/load.ts";
 import { compositePattern, PAPER_PATTERNS, workflowPattern } from "../src/tasks/patterns.ts";

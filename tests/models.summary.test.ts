@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { renderSummary, summarize } from "../src/reporting/summary.ts";
+import { renderSummary } from "../src/reporting/summary.ts";
+import { summarize } from "../src/results/summarize.ts";
 import type { InstanceResult } from "../src/results/types.ts";
 
 const usage = {

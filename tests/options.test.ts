@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { renderSandboxWarning, renderSummary, summarize } from "../src/reporting/summary.ts";
+import { renderSandboxWarning, renderSummary } from "../src/reporting/summary.ts";
 import { compositeMetrics } from "../src/results/metrics.ts";
+import { summarize } from "../src/results/summarize.ts";
 import type { InstanceResult } from "../src/results/types.ts";
 import {
   DEFAULT_OPTIONS,

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { referenceModel } from "../src/models/reference.ts";
 import type { ModelClient, ModelRequest } from "../src/models/types.ts";
 import { parsePaperRound, parsePlan } from "../src/protocol/paperControl.ts";
-import { describeModes } from "../src/reporting/merge.ts";
+import { describeModes } from "../src/results/merge.ts";
 import { runFolderSettings } from "../src/run/outFolder.ts";
 import { resumeKey } from "../src/run/resume.ts";
 import { DEFAULT_OPTIONS, optionsFromEnvironment, parseRunFlags } from "../src/runOptions.ts";

@@ -4,9 +4,10 @@ import path from "node:path";
 import AjvModule from "ajv";
 import { beforeAll, describe, expect, test } from "vitest";
 import { hardBankSize } from "../src/reporting/leaderboard.ts";
-import { MergeError } from "../src/reporting/merge.ts";
 import { writeReport } from "../src/reporting/report.ts";
-import { renderSummary, summarize } from "../src/reporting/summary.ts";
+import { renderSummary } from "../src/reporting/summary.ts";
+import { MergeError } from "../src/results/merge.ts";
+import { summarize } from "../src/results/summarize.ts";
 import type { InstanceResult, RunResults } from "../src/results/types.ts";
 import { PROJECT_ROOT } from "../src/tasks/load.ts";
 import { fixtureInstance, fixtureResults, rowsOf, writeRun } from "./helpers/reportFixtures.ts";
@@ -103,9 +104,24 @@ describe("the hard split is reduced and reported apart from the paper total", ()
     expect(validate(results("model-a", [wrongSet]))).toBe(false);
   });
 
+  test("the hard split's size is read from the run's manifest, never from today's task folders", () => {
+    const manifest = results("model-a", A).manifest;
+    const taskFiles = {
+      "tasks/hard/h1/task.json": "a",
+      "tasks/hard/h2/task.json": "b",
+      "tasks/hard/h3/task.json": "c",
+      "tasks/atomic/a1/task.json": "d",
+      "/abs/pack/tasks/hard/p1/task.json": "e",
+    };
+    expect(hardBankSize({ manifest: { ...manifest, taskFiles } })).toBe(3);
+    expect(hardBankSize({ manifest: { ...manifest, taskFiles } }, 5)).toBe(5);
+    expect(hardBankSize({ manifest: { ...manifest, taskFiles: {} } })).toBe(0);
+  });
+
   describe("leaderboard.md, leaderboard.tex and report.html", () => {
     const out = mkdtempSync(path.join(tmpdir(), "qb-hard-report-"));
-    const bank = hardBankSize();
+    // The fixtures' manifests list no task file: the bank is the hard tasks they ran.
+    const bank = 2;
     let md: string;
     beforeAll(async () => {
       await writeReport({ inputs: [writeRun(results("model-a", A)), writeRun(results("model-b", B))], out });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { writeReport } from "../src/reporting/report.ts";
-import { summarize } from "../src/reporting/summary.ts";
+import { summarize } from "../src/results/summarize.ts";
 import type { InstanceResult } from "../src/results/types.ts";
 import { fixtureInstance, fixtureResults, writeRun } from "./helpers/reportFixtures.ts";
 

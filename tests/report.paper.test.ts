@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { type LeaderboardRow, leaderboardRow } from "../src/reporting/leaderboard.ts";
-import type { MergedRun } from "../src/reporting/merge.ts";
 import { quadrantMedians, quadrants } from "../src/reporting/quadrants.ts";
 import { paperTables } from "../src/reporting/tables.ts";
+import type { MergedRun } from "../src/results/merge.ts";
 import type { InstanceResult, RunManifest } from "../src/results/types.ts";
 
 // The paper's Table 10 (App. F): model, AtomicAvg, CompAvg (null: composite split not run), Total,

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import type { MergedRun } from "../src/reporting/merge.ts";
 import { modelPairs, pairsTable, passKTable, statsTables } from "../src/reporting/statsTables.ts";
 import { tableHtml, tableMarkdown } from "../src/reporting/tables.ts";
+import type { MergedRun } from "../src/results/merge.ts";
 import type { InstanceResult, RunManifest } from "../src/results/types.ts";
 
 const instance = (taskId: string, split: "atomic" | "composite", epoch: number, score: number, seed = 1) =>

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { leaderboardRow } from "../src/reporting/leaderboard.ts";
-import { renderSummary, summarize } from "../src/reporting/summary.ts";
+import { renderSummary } from "../src/reporting/summary.ts";
 import { commonK, meanPassAtK, splitAverage, taskScores } from "../src/results/reduce.ts";
+import { summarize } from "../src/results/summarize.ts";
 import type { InstanceResult, RunManifest } from "../src/results/types.ts";
 
 const instance = (taskId: string, split: "atomic" | "composite", epoch: number, score: number) =>

@@ -1,5 +1,3 @@
-import { existsSync, readdirSync } from "node:fs";
-import path from "node:path";
 import { describeModes, type MergedRun } from "../results/merge.ts";
 import { compositeMetrics } from "../results/metrics.ts";
 import {
@@ -15,20 +13,21 @@ import {
 import { meanCi95 } from "../results/stats.ts";
 import { executionSummary, safetySummary } from "../results/summarize.ts";
 import type { CompositeMetrics } from "../results/types.ts";
-import { TASKS_DIR } from "../tasks/files.ts";
 
 /** Tasks of each split in the full benchmark (paper §3): the leaderboard's maxima. */
 export const SPLIT_TASKS = { atomic: 62, composite: 45 } as const;
 
 /**
- * Tasks of the hard split (tasks/hard/README.md) in the task bank: folders of tasks/hard/ holding a task.json.
- * The hard split grows, so its coverage is counted, not fixed like the paper's 107.
+ * Tasks of the hard split (tasks/hard/README.md) in the task bank the run was made from: its
+ * manifest's `taskFiles` under `tasks/hard/` (the manifest lists every task file of the bank, so an
+ * old results.json keeps the bank of its day), and never fewer than the hard tasks it ran. The hard
+ * split grows, so its coverage is counted, not fixed like the paper's 107.
  */
-export function hardBankSize(dir = path.join(TASKS_DIR, "hard")): number {
-  if (!existsSync(dir)) return 0;
-  return readdirSync(dir, { withFileTypes: true }).filter(
-    (e) => e.isDirectory() && existsSync(path.join(dir, e.name, "task.json")),
-  ).length;
+export function hardBankSize(run: Pick<MergedRun, "manifest">, hardTasksRun = 0): number {
+  const listed = Object.keys(run.manifest.taskFiles ?? {}).filter((f) =>
+    /^tasks\/hard\/[^/]+\/task\.json$/.test(f),
+  );
+  return Math.max(listed.length, hardTasksRun);
 }
 
 /** One leaderboard row: the paper's Table 1 columns (Atom, Comp, Total, Avg) and more. */
@@ -51,6 +50,8 @@ export type LeaderboardRow = {
   hardAtomic: number;
   hardComposite: number;
   hardTasks: number;
+  /** The hard split's size in the run's task bank ({@link hardBankSize}): the N of its coverage. */
+  hardBank: number;
   /** Hard total / hard tasks run (0–100; null when none ran). */
   hardAvg: number | null;
   /** Total / 107 (0–100): Table 1's Avg, which the paper divides by all its tasks (§5.1), run or not. */
@@ -113,6 +114,7 @@ export function leaderboardRow(run: MergedRun): LeaderboardRow {
     hardAtomic: hard.atomic.score,
     hardComposite: hard.composite.score,
     hardTasks: hard.total.tasks,
+    hardBank: hardBankSize(run, hard.total.tasks),
     hardAvg: nullableRound(splitAverage(hard.total)),
     // Rounded as the paper's Table 1 is, to 0.01 and then to 0.1: this reproduces all 20 of its Avg
     // values from its totals (Devstral's 2905 / 107 = 27.1495 is printed 27.2).

@@ -1,9 +1,7 @@
 import { INSTANCE_MAX, isProviderError, splitAverage } from "../results/reduce.ts";
 import type { CompositeMetrics, InstanceResult, RunResults, SplitSummary } from "../results/types.ts";
 
-// The summary is computed by the results recorder (src/results/summarize.ts); renderers here, and
-// `summarize` re-exported for the callers that render what they summarize.
-export { summarize } from "../results/summarize.ts";
+// The summary is computed by the results recorder (src/results/summarize.ts); its renderers are here.
 
 const usd = (x: number | null) => (x === null ? "unknown (no price)" : `$${x.toFixed(x < 1 ? 4 : 2)}`);
 

@@ -1,4 +1,4 @@
-import { hardBankSize, type LeaderboardRow, SPLIT_TASKS } from "./leaderboard.ts";
+import { type LeaderboardRow, SPLIT_TASKS } from "./leaderboard.ts";
 import { quadrantCounts, quadrantMedians, quadrants } from "./quadrants.ts";
 
 /**
@@ -102,10 +102,14 @@ function table1Columns(hardBank: number): Column[] {
 }
 
 /**
- * @param hardBank the hard split's size (default: the task bank's, {@link hardBankSize}), the N of
+ * @param hardBank the hard split's size (default: the largest of the rows' `hardBank`, read from
+ *   their manifests), the N of
  *   the Hard coverage column.
  */
-export function paperTables(rows: readonly LeaderboardRow[], hardBank = hardBankSize()): PaperTable[] {
+export function paperTables(
+  rows: readonly LeaderboardRow[],
+  hardBank = Math.max(0, ...rows.map((r) => r.hardBank)),
+): PaperTable[] {
   const q = quadrants(rows);
   const withComposite = rows.filter((r) => r.compositeMetrics !== null);
   const hard = ran.hard(rows);

@@ -9,6 +9,7 @@ import { modelSettings } from "../models/settings.ts";
 import type { ModelClient, ModelRequest } from "../models/types.ts";
 import { addUsage, costOf, type UsageRecord } from "../models/usage.ts";
 import { instanceFields, unevaluated } from "../protocol/atomic.ts";
+import { readFinished } from "../results/folder.ts";
 import type { InstanceOutcome } from "../results/outcome.ts";
 import type { InstanceResult } from "../results/types.ts";
 import { outDir, type RunOptions, runSplit } from "../runOptions.ts";
@@ -26,7 +27,7 @@ import { estimateInstanceUsage } from "./estimate.ts";
 import { attemptWithInfraRetry, type ChainSource, InfraRetriesExhausted } from "./infraRetry.ts";
 import { phase } from "./phases.ts";
 import { indexedSelection } from "./plan.ts";
-import { readFinished, resumeKey, scoringCodeHash, scriptedResponsesHash } from "./resume.ts";
+import { resumeKey, scoringCodeHash, scriptedResponsesHash } from "./resume.ts";
 
 export type { ChainSource } from "./infraRetry.ts";
 

@@ -4,7 +4,7 @@ import { modelIdentity } from "../models/identity.ts";
 import { effectiveSampling } from "../models/providerModel.ts";
 import { isLocalModel, resolveProviderModel } from "../models/resolve.ts";
 import { modelSettings } from "../models/settings.ts";
-import { describeModes } from "../reporting/merge.ts";
+import { describeModes } from "../results/merge.ts";
 import type { InstanceResult, RunManifest } from "../results/types.ts";
 import { type RunOptions, UsageError } from "../runOptions.ts";
 import { worldIdentity } from "../world/paths.ts";

@@ -6,7 +6,6 @@ import { PROJECT_ROOT } from "../tasks/files.ts";
 
 // The folder's finished results are read by the results recorder (src/results/folder.ts); resume
 // only decides which of them still hold (their keys and the hashes below).
-export { readFinished } from "../results/folder.ts";
 
 /**
  * What a finished result must match to be kept by a rerun (resume): model name, run seed, epoch,
