@@ -71,10 +71,15 @@ export function appendInstance(outDir: string, result: InstanceResult, truncate 
   appendFileSync(file, `${JSON.stringify(result)}\n`);
 }
 
-/** Writes `<outDir>/results.json` (two-space JSON and a final newline). */
+/**
+ * Writes `<outDir>/results.json` (two-space JSON and a final newline) through a temporary file
+ * renamed over it, so a kill while writing leaves the previous results.json whole.
+ */
 export function writeResultsFile(outDir: string, results: RunResults): void {
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(path.join(outDir, RESULTS_FILE), `${JSON.stringify(results, null, 2)}\n`);
+  const file = path.join(outDir, RESULTS_FILE);
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(results, null, 2)}\n`);
+  renameSync(`${file}.tmp`, file);
 }
 
 /**
