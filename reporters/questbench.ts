@@ -1,7 +1,6 @@
 import path from "node:path";
 import type { TestAnnotation } from "vitest";
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from "vitest/node";
-import { taskFileHashes } from "../src/reporting/manifest.ts";
 import {
   feed,
   type Progress,
@@ -11,6 +10,7 @@ import {
 } from "../src/reporting/progress.ts";
 import { renderRunEnd } from "../src/reporting/summary.ts";
 import { ResultsRecorder } from "../src/results/recorder.ts";
+import { taskFileHashes } from "../src/results/runManifest.ts";
 import type { RunResults } from "../src/results/types.ts";
 import { phase } from "../src/run/phases.ts";
 import { taskIndex } from "../src/tasks/files.ts";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { atomicPrompt, compositePrompt, taskHint } from "../src/protocol/prompt.ts";
-import { buildManifest } from "../src/reporting/manifest.ts";
+import { buildManifest } from "../src/results/runManifest.ts";
 import { parseRunFlags, type RunOptions } from "../src/runOptions.ts";
 import { instantiate } from "../src/tasks/instantiate.ts";
 import { type LoadedTask, loadTasks } from "../src/tasks/load.ts";

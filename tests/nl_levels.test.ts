@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { TaskSpecError } from "../src/errors.ts";
 import { resolveModel } from "../src/models/resolve.ts";
 import { runAttempt } from "../src/protocol/attempt.ts";
-import { buildManifest } from "../src/reporting/manifest.ts";
+import { buildManifest } from "../src/results/runManifest.ts";
 import { parseRunFlags } from "../src/runOptions.ts";
 import { instantiate, type NlLevel, templatesAt } from "../src/tasks/instantiate.ts";
 import { loadTaskFile, TASKS_DIR } from "../src/tasks/load.ts";

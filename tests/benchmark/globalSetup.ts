@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { buildManifest, forkRecord, taskFileHashes } from "../../src/reporting/manifest.ts";
+import { buildManifest, forkRecord, taskFileHashes } from "../../src/results/runManifest.ts";
 import { phase } from "../../src/run/phases.ts";
 import { indexedSelection, instancesAtMost } from "../../src/run/plan.ts";
 import { preflight } from "../../src/run/preflight.ts";

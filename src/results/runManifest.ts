@@ -5,11 +5,11 @@ import { modelIdentity } from "../models/identity.ts";
 import { effectiveSampling } from "../models/providerModel.ts";
 import { isLocalModel, resolveProviderModel } from "../models/resolve.ts";
 import { modelSettings } from "../models/settings.ts";
-import type { ForkRecord, RunManifest } from "../results/types.ts";
 import { type RunOptions, runSplit } from "../runOptions.ts";
 import { PROJECT_ROOT, type TaskEntry, taskIndex } from "../tasks/files.ts";
 import { anvilBinaryPath } from "../world/anvil.ts";
 import type { ForkContext } from "../world/fork/boot.ts";
+import type { ForkRecord, RunManifest } from "./types.ts";
 
 function gitCommit(): string | null {
   try {
