@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 import {
   benchmarkTestConfig,
   moduleCachePath,
@@ -6,6 +7,38 @@ import {
   questbenchReporterPlugin,
   selectedProjects,
 } from "./src/run/vitest.ts";
+
+// The unit suite's slowest files, slowest first (seconds each in a clean-clone `.ci/run` on 2 cores:
+// models.run 289, run 160, cli 98, faults 96, package 88, resume 75, fork 66, attacks 52, report 51,
+// vitest.plain 40, world 35, taskPack 32, lockdown 28). A fresh clone has no Vitest duration cache, so
+// Vitest orders files by size and a 75-second file could start last while the other worker idles.
+// A stale list costs wall time only, never a result.
+const SLOW_UNIT_FILES = [
+  "models.run",
+  "run",
+  "cli",
+  "faults",
+  "package",
+  "resume",
+  "fork",
+  "attacks",
+  "report",
+  "vitest.plain",
+  "world",
+  "taskPack",
+  "lockdown",
+].map((name) => `/tests/${name}.test.ts`);
+
+/** Vitest's order (cached durations, else size) with the slow unit files moved first; stable otherwise. */
+class SlowFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = SLOW_UNIT_FILES.findIndex((suffix) => f.moduleId.endsWith(suffix));
+      return i === -1 ? SLOW_UNIT_FILES.length : i;
+    };
+    return [...(await super.sort(files))].sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 // `npx vitest` in the repository is the benchmark: its options come from the QUESTBENCH_* variables,
 // Vitest's `--mode <model>` and flags after `--` (README "Plain Vitest and watch mode"). The unit
@@ -20,6 +53,8 @@ export default defineConfig(({ mode }) => {
     test: {
       // The suites mostly wait on child processes (sandboxed modules, Anvil): two workers even on 2 cores.
       maxWorkers: 2,
+      // The unit suite's slowest files first, so neither worker idles at the end.
+      sequence: { sequencer: SlowFirstSequencer },
       // Vitest keeps the module cache's lockfile stamp in the root config's cache folder and, when the
       // stamp is stale, deletes every project's cache folder without renewing it. Without this line the
       // root's folder was node_modules/.experimental-vitest-cache, whose stamp went stale at the first
