@@ -124,10 +124,24 @@ export type AnvilPool = {
   readonly pids: (number | undefined)[];
   /** How many instances were booted again after failing a health check or a reset (infra retries). */
   readonly replacements: number;
+  /** How many instances were booted again on schedule, after {@link LEASES_PER_INSTANCE} leases. */
+  readonly rotations: number;
 };
+
+/**
+ * Leases one instance serves before the pool boots it again (~0.1 s from the state file). Anvil keeps
+ * a bounded number of historical states (`HISTORY_STATES` in src/world/anvil.ts) and never revisits the ones a revert abandons, so
+ * the state of the snapshot's head block, which every attempt reads its window from, would be evicted
+ * after a few thousand mined blocks (seen as `BlockOutOfRangeError` on a long run). A lease mines at
+ * most a few dozen blocks (pre-state, rounds, then the gold run after a revert), so this many stay far
+ * below the bound.
+ */
+export const LEASES_PER_INSTANCE = 24;
 
 type Slot = {
   index: number;
+  /** Leases handed out since the instance was booted or adopted. */
+  leases: number;
   handle: AnvilHandle | undefined;
   snapshotId: string;
   /** Head block number and agent nonce at the snapshot: what every lease must start from. */
@@ -169,12 +183,14 @@ export function createAnvilPool(parameters: CreateAnvilPoolParameters): AnvilPoo
         }
       : undefined,
     snapshotId: "",
+    leases: 0,
     baseline: { blockNumber: -1, agentNonce: -1 },
     dirty: false,
   }));
   const free: Slot[] = [];
   const waiters: { resolve: (slot: Slot) => void; reject: (error: unknown) => void }[] = [];
   let replacements = 0;
+  let rotations = 0;
   let stopped = false;
 
   /** Takes the slot's snapshot and records the baseline the pre-lease check compares with. */
@@ -199,7 +215,7 @@ export function createAnvilPool(parameters: CreateAnvilPoolParameters): AnvilPoo
   async function clean(slot: Slot): Promise<boolean> {
     const url = slot.handle!.url;
     try {
-      const [blockNumber, agentNonce, txpool] = await Promise.all([
+      const [blockNumber, agentNonce, txpool, _headState] = await Promise.all([
         anvilRpc<string>(url, "eth_blockNumber", [], healthTimeoutMs),
         anvilRpc<string>(
           url,
@@ -208,6 +224,13 @@ export function createAnvilPool(parameters: CreateAnvilPoolParameters): AnvilPoo
           healthTimeoutMs,
         ),
         anvilRpc<{ pending: string; queued: string }>(url, "txpool_status", [], healthTimeoutMs),
+        // The head's state is still held (throws when Anvil has evicted it).
+        anvilRpc<string>(
+          url,
+          "eth_getBalance",
+          [parameters.world.agent.address, `0x${slot.baseline.blockNumber.toString(16)}`],
+          healthTimeoutMs,
+        ),
       ]);
       return (
         Number(blockNumber) === slot.baseline.blockNumber &&
@@ -225,13 +248,14 @@ export function createAnvilPool(parameters: CreateAnvilPoolParameters): AnvilPoo
     slot.handle = undefined;
     const handle = parameters.boot
       ? await parameters.boot()
-      : // prool (~100 ms to load) only when this pool boots its own chain: a run's worker leases the
+      : // src/world/anvil.ts only when this pool boots its own chain: a run's worker leases the
         // global setup's chains and loads it only to replace a dead one.
         await (await import("./anvil.ts")).startAnvil({
           loadState: stateFile,
           chainId: parameters.world.chainId,
         });
     slot.handle = handle;
+    slot.leases = 0;
     await primeWorldClock(handle.url);
     await snapshot(slot);
   }
@@ -296,6 +320,14 @@ export function createAnvilPool(parameters: CreateAnvilPoolParameters): AnvilPoo
   }
 
   async function prepare(slot: Slot): Promise<void> {
+    slot.leases += 1;
+    // A fork's boot provisions a whole world: its instances are replaced only when the check fails.
+    if (slot.leases > LEASES_PER_INSTANCE && !parameters.boot) {
+      rotations += 1;
+      await boot(slot);
+      slot.leases = 1;
+      return;
+    }
     if (!(await healthy(slot))) {
       replacements += 1;
       await boot(slot);
@@ -323,6 +355,9 @@ export function createAnvilPool(parameters: CreateAnvilPoolParameters): AnvilPoo
     },
     get replacements() {
       return replacements;
+    },
+    get rotations() {
+      return rotations;
     },
     async start() {
       await Promise.all(slots.map((slot) => (slot.handle ? adopt(slot) : boot(slot))));
