@@ -19,7 +19,7 @@ import {
   unevaluatedEffects,
   withEffectFlags,
 } from "./effectCheck.ts";
-import { runExecution } from "./execution.ts";
+import { type ModuleRunner, runExecution } from "./execution.ts";
 import type { GoldCache } from "./goldRun.ts";
 import { extractModule } from "./parse.ts";
 import { applyPreState } from "./preState.ts";
@@ -39,6 +39,11 @@ export type AtomicAttemptParameters = {
   /** Sandbox limits per execution. */
   timeoutMs?: number | undefined;
   memoryMb?: number | undefined;
+  /**
+   * Runs each module in place of the sandbox: only for the project's own code (the mutants suite's
+   * gold answers, `executeTrustedModule`); absent: every module runs in the sandbox.
+   */
+  runModule?: ModuleRunner | undefined;
   /** Keep and reuse gold runs for the effect check (absent: run the gold answer every time). */
   goldCache?: GoldCache | undefined;
 };
@@ -270,6 +275,7 @@ export async function runAtomicAttempt(p: AtomicAttemptParameters): Promise<Inst
     expect: instance.kind === "query" ? "answer" : "transaction",
     timeoutMs: p.timeoutMs,
     memoryMb: p.memoryMb,
+    runModule: p.runModule,
     signTypedData: task.spec.wallet?.signTypedData,
     beforeSend: prepare,
   });

@@ -92,6 +92,7 @@ export async function executeRoundModule(
     expect: "either",
     timeoutMs: p.timeoutMs,
     memoryMb: p.memoryMb,
+    runModule: p.runModule,
     signTypedData: p.task.spec.wallet?.signTypedData,
   });
   for (const [k, v] of Object.entries(outcome.timings)) s.clock.timings[k] = (s.clock.timings[k] ?? 0) + v;

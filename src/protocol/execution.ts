@@ -1,6 +1,7 @@
 import type { Failure, IntegrityViolationRecord } from "../results/types.ts";
 import { cleanText } from "../sandbox/cleanText.ts";
-import { executeModule } from "../sandbox/executeModule.ts";
+import { type ExecuteModuleParameters, executeModule } from "../sandbox/executeModule.ts";
+import type { ExecuteModuleResult } from "../sandbox/executeResult.ts";
 import { startRpcGuard } from "../sandbox/rpcGuard.ts";
 import type { SentTransaction } from "../validators/types.ts";
 import type { World } from "../world/world.ts";
@@ -37,6 +38,9 @@ const SANDBOX_FAILURE: Record<string, Failure["class"]> = {
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   !!v && typeof v === "object" && !Array.isArray(v);
 
+/** What runs a module and returns `executeSkill`'s value: the sandbox, or in-process for trusted code. */
+export type ModuleRunner = (parameters: ExecuteModuleParameters) => Promise<ExecuteModuleResult>;
+
 export type RunExecutionParameters = {
   code: string;
   clients: ChainClients;
@@ -46,6 +50,11 @@ export type RunExecutionParameters = {
   memoryMb?: number | undefined;
   /** The task declares `wallet.signTypedData`: the guard signs EIP-712 data for the agent (rpcGuard.ts). */
   signTypedData?: boolean | undefined;
+  /**
+   * Runs the module: the sandbox (`executeModule`) unless the caller's modules are the project's own
+   * code (`executeTrustedModule` of goldRun.ts, for the mutants suite).
+   */
+  runModule?: ModuleRunner | undefined;
   /** Runs after the module returned a valid transaction, before the harness sends it (atomic `pre` reads). */
   beforeSend?: (() => Promise<void>) | undefined;
 };
@@ -111,7 +120,7 @@ export async function runExecution(p: RunExecutionParameters): Promise<Execution
   let execution: Awaited<ReturnType<typeof executeModule>>;
   const t0 = performance.now();
   try {
-    execution = await executeModule({
+    execution = await (p.runModule ?? executeModule)({
       source: p.code,
       providerUrl: guard.url,
       agentAddress: p.world.agent.address,

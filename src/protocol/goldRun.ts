@@ -6,6 +6,8 @@ import { pathToFileURL } from "node:url";
 import type { Hex } from "viem";
 import { ChainError } from "../errors.ts";
 import { referenceModel } from "../models/reference.ts";
+import type { ExecuteModuleParameters } from "../sandbox/executeModule.ts";
+import { type ExecuteModuleResult, fail } from "../sandbox/executeResult.ts";
 import { startRpcGuard } from "../sandbox/rpcGuard.ts";
 import { transpileModule } from "../sandbox/transpile.ts";
 import { PROJECT_ROOT } from "../tasks/files.ts";
@@ -44,12 +46,12 @@ function goldModuleRoot(): string {
 }
 
 /**
- * Runs one gold module in this process (gold answers are the task author's code, not a model's:
- * no sandbox) and returns what `executeSkill` returned. The module is written once, by content
- * hash, under `.questbench/gold-modules/` where its imports resolve ({@link goldModuleRoot}).
- * @throws {ChainError} when the module does not transpile, export executeSkill, or return in time.
+ * Imports one module of the project's own code (a gold answer, or a test's variant of one) in this
+ * process: transpiled, written once by content hash under `.questbench/gold-modules/` where its
+ * imports resolve ({@link goldModuleRoot}). Never a model's code: that runs in the sandbox only.
+ * @throws {ChainError} when the module does not transpile or exports no executeSkill.
  */
-async function runGoldModule(code: string, providerUrl: string, world: World): Promise<unknown> {
+async function importTrustedModule(code: string): Promise<(...args: unknown[]) => unknown> {
   const js = await transpileModule(code);
   if (!js.ok) throw new ChainError(`a gold module does not transpile: ${js.message}`);
   const dir = path.join(goldModuleRoot(), ".questbench", "gold-modules");
@@ -61,10 +63,20 @@ async function runGoldModule(code: string, providerUrl: string, world: World): P
   };
   if (typeof module.executeSkill !== "function")
     throw new ChainError("a gold module exports no executeSkill");
+  return module.executeSkill;
+}
+
+/**
+ * Runs one gold module in this process (gold answers are the task author's code, not a model's:
+ * no sandbox) and returns what `executeSkill` returned.
+ * @throws {ChainError} when the module does not transpile, export executeSkill, or return in time.
+ */
+async function runGoldModule(code: string, providerUrl: string, world: World): Promise<unknown> {
+  const executeSkill = await importTrustedModule(code);
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
-      module.executeSkill(providerUrl, world.agent.address, { ...world.contracts }),
+      executeSkill(providerUrl, world.agent.address, { ...world.contracts }),
       new Promise((_, reject) => {
         timer = setTimeout(
           () => reject(new ChainError("a gold module did not return in 60 s")),
@@ -74,6 +86,29 @@ async function runGoldModule(code: string, providerUrl: string, world: World): P
     ]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * A stand-in for `executeModule` (src/sandbox/executeModule.ts) for modules that are the project's
+ * own code, gold answers and the generic mutants built from them (docs/SCORING.md "Proof"): the same
+ * RPC guard URL and arguments, imported in this process instead of a sandboxed child, so a suite of
+ * thousands of such attempts spends its time on the scoring path it proves. A throw of the module is
+ * a `runtime_error` result, as in the sandbox; `timings.runMs` is the whole call.
+ */
+export async function executeTrustedModule(
+  parameters: Pick<ExecuteModuleParameters, "source" | "providerUrl" | "agentAddress" | "deployedContracts">,
+): Promise<ExecuteModuleResult> {
+  const timings = { transpileMs: 0, spawnMs: 0, runMs: 0 };
+  const t0 = performance.now();
+  try {
+    const executeSkill = await importTrustedModule(parameters.source);
+    const value = await executeSkill(parameters.providerUrl, parameters.agentAddress, {
+      ...parameters.deployedContracts,
+    });
+    return { ok: true, value, timings: { ...timings, runMs: performance.now() - t0 } };
+  } catch (error) {
+    return fail("runtime_error", (error as Error).message, { ...timings, runMs: performance.now() - t0 });
   }
 }
 

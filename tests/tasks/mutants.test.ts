@@ -4,6 +4,7 @@ import { referenceModel } from "../../src/models/reference.ts";
 import type { ModelClient } from "../../src/models/types.ts";
 import { chainClients, signAndSend } from "../../src/protocol/chain.ts";
 import { EFFECTS_CHECK } from "../../src/protocol/effectCheck.ts";
+import { executeTrustedModule } from "../../src/protocol/goldRun.ts";
 import type { InstanceResult } from "../../src/results/types.ts";
 import { attemptWithInfraRetry } from "../../src/run/infraRetry.ts";
 import { instantiate } from "../../src/tasks/instantiate.ts";
@@ -183,8 +184,13 @@ async function mutant(
   };
   let result: InstanceResult;
   try {
-    result = await attemptWithInfraRetry(chains, { task, instance, model, world, goldCache }, (fault) =>
-      retried.push(`${task.spec.id} seed ${seed} ${cls}: ${fault}`),
+    result = await attemptWithInfraRetry(
+      chains,
+      // Gold answers and their mutants are the project's own code: run in this process behind the
+      // same RPC guard, so the suite's time goes to the scoring path it proves (the sandbox has its
+      // own suites, and the tasks tier runs every gold answer through it).
+      { task, instance, model, world, goldCache, runModule: executeTrustedModule },
+      (fault) => retried.push(`${task.spec.id} seed ${seed} ${cls}: ${fault}`),
     );
   } catch (error) {
     if (error instanceof DoesNotApply) return { cls, applies: false };
