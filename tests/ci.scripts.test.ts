@@ -120,7 +120,7 @@ describe("benchmark workflow: run and report", () => {
     expect(summary).toContain(readFileSync(path.join(report, "leaderboard.md"), "utf8").trim());
     expect(readFileSync(path.join(report, "leaderboard.md"), "utf8")).toContain("reference");
     expect(readFileSync(path.join(report, "leaderboard.md"), "utf8")).not.toContain("deepseek-v3.2");
-  }, 300_000);
+  }, 600_000);
 
   test("a shard that never reported keeps its model out of the leaderboard", () => {
     const dir = tmp();

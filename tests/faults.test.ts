@@ -132,7 +132,7 @@ describe("faults during a run", () => {
     // Usually ~12 s. Once in CI (a loaded machine) the three attempts took 180 s, about one 60 s
     // harness timeout each (transport/receipt waits, src/world/rpcHttp.ts, src/protocol/chain.ts):
     // the outcome was right, so the limit leaves room for three of them.
-  }, 400_000);
+  }, 600_000);
 
   test("a scripted model's edited answer is run again; its unedited answers are resumed", async () => {
     const picked = atomic.slice(0, 2);
@@ -164,7 +164,7 @@ describe("faults during a run", () => {
       [picked[1]!.spec.id]: true,
     });
     expect(results.instances.find((i) => i.taskId === edited)?.response).toContain("Edited by hand.");
-  }, 120_000);
+  }, 600_000);
 
   test("a provider that refuses connections yields provider_error instances; a rerun once it is up completes them", async () => {
     const picked = [atomic[0]!, composite[0]!];
@@ -222,5 +222,5 @@ describe("faults during a run", () => {
       proxy?.close();
       await provider.close();
     }
-  }, 120_000);
+  }, 600_000);
 });

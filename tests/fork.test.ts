@@ -391,7 +391,7 @@ describe("provisionFork", () => {
       await fork.stop();
       await served.stop();
     }
-  }, 180_000);
+  }, 600_000);
 
   test("grants, stakes and funds what its allowances, stakes and BNB balances say, and checks those, not the built-in lists", async () => {
     const served = await serveWorld();
@@ -444,7 +444,7 @@ describe("provisionFork", () => {
       await fork.stop();
       await served.stop();
     }
-  }, 180_000);
+  }, 600_000);
 });
 
 /** Whole tokens (18 decimals) in wei. */

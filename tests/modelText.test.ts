@@ -87,5 +87,5 @@ describe("a hostile scripted model on the CLI", () => {
       rmSync(dir, { recursive: true, force: true });
       rmSync(out, { recursive: true, force: true });
     }
-  }, 300_000);
+  }, 600_000);
 });

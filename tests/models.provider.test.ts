@@ -286,7 +286,7 @@ describe("response cache", () => {
     expect(reads).toBeGreaterThan(0);
     expect(JSON.parse(readFileSync(file, "utf8")).response.text).toMatch(/^w\d+-199/);
     expect(readdirSync(path.dirname(file))).toEqual([path.basename(file)]);
-  }, 60_000);
+  }, 600_000);
 });
 
 describe("usage, cost and budget", () => {

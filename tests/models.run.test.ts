@@ -99,7 +99,8 @@ describe("real-model runs against the fake provider", () => {
       "questbench: ANTHROPIC_API_KEY is not set (model 'claude-sonnet-4.5' is claude-sonnet-4-5 on anthropic); export it or use --cache replay",
     ]);
     expect(readdirSync(out)).toEqual([]);
-    expect(Date.now() - t0).toBeLessThan(20_000);
+    // Refused before any chain or worker started (a bound on a hang; the CLI's start time is a bench figure).
+    expect(Date.now() - t0).toBeLessThan(90_000);
   });
 
   test(

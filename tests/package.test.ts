@@ -47,7 +47,7 @@ describe("the packed tarball", () => {
     expect(docs.filter((p) => !files.has(p))).toEqual([]);
     expect(files.has("LICENSE")).toBe(true);
     expect(readFileSync(path.join(PROJECT_ROOT, "LICENSE"), "utf8")).toMatch(/^MIT License/);
-  }, 120_000);
+  }, 600_000);
 
   test("installs into an empty project without a `node` link in its .bin, keeps the user's Node for npm run, and runs a task", async () => {
     const project = path.join(work, "project");

@@ -443,7 +443,9 @@ describe("parser fuzz (seeded)", () => {
       check(text);
       checkInvariants(text);
       const ms = performance.now() - t0;
-      expect(ms, `${what} took ${ms.toFixed(0)} ms`).toBeLessThan(2_000);
+      // Linear, not backtracking: a catastrophic pattern takes minutes on these inputs; a loaded
+      // machine takes a few seconds at most.
+      expect(ms, `${what} took ${ms.toFixed(0)} ms`).toBeLessThan(10_000);
     }
   });
 

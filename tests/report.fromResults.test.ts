@@ -86,7 +86,7 @@ describe("the report from results.json alone", () => {
           bytes.toString().replace(when, "generated T"),
         );
       else expect(b.get(name)?.equals(bytes), name).toBe(true);
-  }, 300_000);
+  }, 600_000);
 
   test("a results.json that cannot be read is refused with its file named", () => {
     const dir = mkdtempSync(path.join(work, "bad-"));

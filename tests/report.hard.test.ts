@@ -126,7 +126,7 @@ describe("the hard split is reduced and reported apart from the paper total", ()
     beforeAll(async () => {
       await writeReport({ inputs: [writeRun(results("model-a", A)), writeRun(results("model-b", B))], out });
       md = readFileSync(path.join(out, "leaderboard.md"), "utf8");
-    }, 60_000);
+    }, 600_000);
 
     test("Table 1 keeps Total and coverage to the paper's tasks and shows Hard with its coverage beside them", () => {
       // A: Atom 100, Comp 50, Total 150, Avg 150/107 = 1.4, Avg (run) 150/2 = 75.0; paper instance scores 100, 50: s² = 1250,

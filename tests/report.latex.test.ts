@@ -65,7 +65,7 @@ describe("leaderboard.tex", () => {
     await writeReport({ inputs: MODELS.map((m) => writeRun(results(m, true))), out: full });
     paperOnly = mkdtempSync(path.join(tmpdir(), "qb-latex-"));
     await writeReport({ inputs: MODELS.map((m) => writeRun(results(m, false))), out: paperOnly });
-  }, 60_000);
+  }, 600_000);
 
   test("captions leave the numbering to LaTeX (no 'Table 1: Table 1:')", () => {
     const tex = readFileSync(path.join(full, "leaderboard.tex"), "utf8");

@@ -69,7 +69,7 @@ describe("report tables from a hand-made results.json", () => {
   beforeAll(async () => {
     await writeReport({ inputs: [writeRun(results("model-a", A)), writeRun(results("model-b", B))], out });
     md = readFileSync(path.join(out, "leaderboard.md"), "utf8");
-  }, 60_000);
+  }, 600_000);
 
   test("Table 1 ranks by Total with scores, Avg ± CI and coverage computed by hand", () => {
     // A: Atom 75 + 0 = 75, Comp (100 + 75)/2 = 87.5, Total 162.5, Avg 162.5/107 = 1.5, Avg (run) 162.5/3 = 54.2;
@@ -260,7 +260,7 @@ describe.skipIf(!existsSync(CHROMIUM))("report.html in headless Chromium", () =>
     } finally {
       await browser.close();
     }
-  }, 60_000);
+  }, 600_000);
 });
 
 describe("report refuses runs that cannot be compared", () => {

@@ -48,7 +48,7 @@ describe("questbench report", () => {
     cpSync(path.join(PROJECT_ROOT, "tests/scripted/slow_but_right"), weakDir, { recursive: true });
     [reference, weak] = await Promise.all([benchmark("reference"), benchmark(`scripted:${weakDir}`)]);
     report = await writeReport({ inputs: [reference, weak], out });
-  }, 240_000);
+  }, 600_000);
 
   test("the leaderboard has both models, the reference first with every task at 100", () => {
     const md = readFileSync(path.join(out, "leaderboard.md"), "utf8");
@@ -191,7 +191,7 @@ describe("questbench report", () => {
     const xml = readFileSync(junit, "utf8");
     expect(xml).toContain("<testsuites");
     expect((xml.match(/<testcase /g) ?? []).length).toBe(shardIds[0]!.length);
-  }, 240_000);
+  }, 600_000);
 
   test("the drill-down decodes calldata with the world's ABIs", () => {
     const html = readFileSync(path.join(out, "report.html"), "utf8");

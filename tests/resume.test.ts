@@ -70,7 +70,7 @@ describe("interrupting a reference run and running it again", () => {
     const { r1, kept } = await interruptedThenResumed(ids, "SIGINT", 5);
     expect(r1.code === 0, "the interrupted run must not report success").toBe(false);
     console.log(`SIGINT: ${kept}/${ids.length} kept`);
-  }, 150_000);
+  }, 600_000);
 
   test("SIGKILL of the questbench process: the rerun keeps every finished instance; --fresh runs them all again", async () => {
     const ids = [...atomic.slice(16, 24), ...composite.slice(4, 6)];
@@ -84,5 +84,5 @@ describe("interrupting a reference run and running it again", () => {
     expect(results.instances.map((i) => i.taskId).sort()).toEqual([...ids].sort());
     expect(results.instances.filter((i) => i.resumed)).toEqual([]);
     expect(readInstanceLines(out)).toHaveLength(ids.length);
-  }, 150_000);
+  }, 600_000);
 });

@@ -65,7 +65,9 @@ function run(source: string, overrides: Partial<ExecuteModuleParameters> = {}) {
     providerUrl: guard.url,
     agentAddress: agent,
     deployedContracts: { Recipient: recipient },
-    timeoutMs: 10_000,
+    // A bound on a hang, not on speed: at load average 20 a module that allocates 600 MiB took over
+    // 10 s. Tests of the timeout itself set their own.
+    timeoutMs: 60_000,
     ...overrides,
   });
 }
@@ -421,7 +423,8 @@ describe("executeModule: the sandbox", () => {
       ok: false,
       error: { code: "timeout", message: "The module did not finish within 1500 ms and was killed." },
     });
-    expect(performance.now() - started).toBeLessThan(2_500);
+    // Killed, not merely reported: well before the suite's own timeout even at load average 20.
+    expect(performance.now() - started).toBeLessThan(15_000);
   });
 
   test("kills a promise kept pending by a live timer at the timeout", async () => {
@@ -443,7 +446,8 @@ describe("executeModule: the sandbox", () => {
           "executeSkill returned a promise that never settles (the event loop emptied while waiting for it).",
       },
     });
-    expect(performance.now() - started).toBeLessThan(5_000);
+    // Long before the 60 s clock (the message above already says it was not the clock).
+    expect(performance.now() - started).toBeLessThan(30_000);
   });
 
   test("reports a memory bomb as memory_limit", async () => {
@@ -746,7 +750,7 @@ describe("memory barrier", () => {
         "export async function executeSkill() { return { to: '0x0000000000000000000000000000000000000001' }; }",
       );
       expect(result.ok).toBe(true);
-      const deadline = Date.now() + 5_000;
+      const deadline = Date.now() + 30_000;
       while (leftovers().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(leftovers()).toEqual([]);
 

@@ -68,7 +68,7 @@ describe("a task pack outside the repository", () => {
     ]);
     expect(results.manifest.taskPacks).toEqual([good]);
     expect(Object.keys(results.manifest.taskFiles)).toContain(path.join(good, "atomic/my_approve/task.json"));
-  }, 300_000);
+  }, 600_000);
 
   test("validate passes a valid pack: gold answers on two seeds, each case as its front matter says", async () => {
     const r = await questbench(["validate", good]);
@@ -76,7 +76,7 @@ describe("a task pack outside the repository", () => {
     expect(r.stdout).toContain("✓ my_approve");
     expect(r.stdout).toContain("✓ my_transfer");
     expect(r.stdout).toContain(`${good}: 2 task(s), 1 case(s), gold answers on seed(s) 1, 2: valid`);
-  }, 300_000);
+  }, 600_000);
 
   test("validate catches a broken pack: a bad placeholder at file:line:column, a case scoring against its front matter", async () => {
     const broken = path.join(work, "broken-pack");
@@ -102,7 +102,7 @@ describe("a task pack outside the repository", () => {
       ),
     );
     expect(r.stdout).toContain(`${broken}: 2 task(s), 1 case(s), gold answers on seed(s) 1, 2: 3 problem(s)`);
-  }, 300_000);
+  }, 600_000);
 
   test("a pack task whose id the package already has is refused in one line before anything starts", async () => {
     const clash = path.join(work, "clash-pack");
@@ -113,5 +113,5 @@ describe("a task pack outside the repository", () => {
     expect(r.stderr.trim()).toBe(
       `questbench: ${file}: id: duplicate id 'erc20_approve' (also in tasks/atomic/erc20_approve/task.json)`,
     );
-  }, 120_000);
+  }, 600_000);
 });

@@ -39,7 +39,7 @@ describe("plain npx vitest", () => {
     expect(r.stdout).toMatch(/Tests\s+1 passed \(1\)/);
     expect(r.stdout).toMatch(/Paper total\s+100 \/ 100/);
     expect(readResults(out).instances.map((i) => [i.taskId, i.score])).toEqual([["erc20_approve", 100]]);
-  }, 300_000);
+  }, 600_000);
 
   test("flags after -- select the model and the split", async () => {
     const out = mkdtempSync(path.join(tmpdir(), "qb-plain-"));
@@ -58,7 +58,7 @@ describe("plain npx vitest", () => {
       split: "atomic",
       selection: { split: "paper", tasks: ["erc20_approve"] },
     });
-  }, 300_000);
+  }, 600_000);
 
   test("a missing API key is one line and exit code 1, before anything starts", async () => {
     const r = await vitest(["--mode", "claude-sonnet"], {
@@ -70,7 +70,7 @@ describe("plain npx vitest", () => {
       expect.stringMatching(/^questbench: ANTHROPIC_API_KEY is not set/),
     ]);
     expect(r.stdout + r.stderr).not.toMatch(/No test files found|\n\s+at /);
-  }, 120_000);
+  }, 600_000);
 
   test("an unknown model or a bad flag after -- is one line and exit code 2", async () => {
     const unknown = await vitest(["--mode", "no-such-model"]);
@@ -83,5 +83,5 @@ describe("plain npx vitest", () => {
     expect(bad.stderr.trim()).toBe(
       `questbench: --split must be atomic, composite, paper, hard or all, got 'both' (see README "Running")`,
     );
-  }, 120_000);
+  }, 600_000);
 });

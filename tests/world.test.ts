@@ -824,7 +824,7 @@ describe("determinism", () => {
       rmSync(out, { recursive: true, force: true });
     }
     expect(checkArtifacts()).toEqual([]);
-  }, 120_000);
+  }, 600_000);
 });
 
 describe("world catalogue (src/world/catalogue.ts)", () => {
@@ -937,5 +937,5 @@ contract Greeter {
       await served.stop?.();
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 180_000);
+  }, 600_000);
 });
