@@ -90,7 +90,7 @@ export default defineConfig(({ mode }) => {
                 test: {
                   name: "tasks",
                   include: ["tests/tasks/**/*.test.ts"],
-                  exclude: ["tests/tasks/mutants.test.ts", "**/node_modules/**"],
+                  exclude: ["tests/tasks/mutants.*.test.ts", "**/node_modules/**"],
                   setupFiles: ["tests/helpers/unitEnvironment.ts"],
                   testTimeout: 900_000,
                   hookTimeout: 120_000,
@@ -102,10 +102,11 @@ export default defineConfig(({ mode }) => {
           ? [
               {
                 // Generic wrong answers from every gold answer (docs/SCORING.md "Proof"): about 4,000
-                // attempts (`npm run mutants`), a CI step of its own after the tasks tier.
+                // attempts (`npm run mutants`), a CI step of its own after the tasks tier; two files
+                // (two halves of the task bank) so both cores run one.
                 test: {
                   name: "mutants",
-                  include: ["tests/tasks/mutants.test.ts"],
+                  include: ["tests/tasks/mutants.*.test.ts"],
                   setupFiles: ["tests/helpers/unitEnvironment.ts"],
                   testTimeout: 900_000,
                   hookTimeout: 120_000,

@@ -125,130 +125,142 @@ function recipients(task: (typeof tasks)[number], instance: Instance): string[] 
     .map(([name]) => String(instance.params[name]));
 }
 
-let pool: AnvilPool;
-beforeAll(async () => {
-  pool = createAnvilPool({ size: 4, world });
-  await pool.start();
-});
-afterAll(async () => {
-  await pool?.stop();
-});
+/**
+ * Defines the suite over every `of`-th task from `shard` (0-based), in the task bank's order: each
+ * shard is a test file of its own, so Vitest runs them on as many workers as the machine has cores.
+ */
+export function mutantSuite(shard: number, of: number): void {
+  let pool: AnvilPool;
+  beforeAll(async () => {
+    pool = createAnvilPool({ size: 4, world });
+    await pool.start();
+  });
+  afterAll(async () => {
+    await pool?.stop();
+  });
 
-type Outcome = { cls: string; applies: boolean; result?: InstanceResult };
+  type Outcome = { cls: string; applies: boolean; result?: InstanceResult };
 
-/** Thrown by a mutant's "model" when its class has nothing to send on this instance: no attempt is spent. */
-class DoesNotApply extends Error {}
+  /** Thrown by a mutant's "model" when its class has nothing to send on this instance: no attempt is spent. */
+  class DoesNotApply extends Error {}
 
-/** One attempt of `task` at `seed` whose "model" sends the gold answer after `extra` (or `rewrite`s it). */
-async function mutant(
-  task: (typeof tasks)[number],
-  seed: number,
-  cls: string,
-  extra?: (chain: Chain) => Promise<Extra[]>,
-  rewrite?: (text: string, instance: Instance) => string | undefined,
-): Promise<Outcome> {
-  const instance = await instantiate(task.spec, { runSeed: seed, epoch: 0, world });
-  if (rewrite && recipients(task, instance).length === 0) return { cls, applies: false };
-  // Through the engine's infrastructure retry, as a run goes: a chain fault sends the attempt to a
-  // fresh instance (its lease is the one the "model" below sends the extra transactions on).
-  let lease: Lease | undefined;
-  let applies = true;
-  const chains = {
-    async lease() {
-      lease = await pool.lease();
-      applies = true;
-      return lease;
-    },
-  };
-  const gold = referenceModel();
-  const model: ModelClient = {
-    id: `mutant:${cls}`,
-    async generate(request) {
-      const answer = await gold.generate(request);
-      if (extra && (request.step === "atomic" || request.step === "plan")) {
-        const chain = chainClients(lease!.url, world);
-        const txs = await extra(chain);
-        if (txs.length === 0) throw new DoesNotApply(cls);
-        for (const tx of txs) {
-          const sent = await signAndSend(chain, { to: tx.to, data: tx.data, value: tx.value ?? 0n });
-          if ("rejected" in sent || sent.receipt.status !== "success") applies = false;
+  /** One attempt of `task` at `seed` whose "model" sends the gold answer after `extra` (or `rewrite`s it). */
+  async function mutant(
+    task: (typeof tasks)[number],
+    seed: number,
+    cls: string,
+    extra?: (chain: Chain) => Promise<Extra[]>,
+    rewrite?: (text: string, instance: Instance) => string | undefined,
+  ): Promise<Outcome> {
+    const instance = await instantiate(task.spec, { runSeed: seed, epoch: 0, world });
+    if (rewrite && recipients(task, instance).length === 0) return { cls, applies: false };
+    // Through the engine's infrastructure retry, as a run goes: a chain fault sends the attempt to a
+    // fresh instance (its lease is the one the "model" below sends the extra transactions on).
+    let lease: Lease | undefined;
+    let applies = true;
+    const chains = {
+      async lease() {
+        lease = await pool.lease();
+        applies = true;
+        return lease;
+      },
+    };
+    const gold = referenceModel();
+    const model: ModelClient = {
+      id: `mutant:${cls}`,
+      async generate(request) {
+        const answer = await gold.generate(request);
+        if (extra && (request.step === "atomic" || request.step === "plan")) {
+          const chain = chainClients(lease!.url, world);
+          const txs = await extra(chain);
+          if (txs.length === 0) throw new DoesNotApply(cls);
+          for (const tx of txs) {
+            const sent = await signAndSend(chain, { to: tx.to, data: tx.data, value: tx.value ?? 0n });
+            if ("rejected" in sent || sent.receipt.status !== "success") applies = false;
+          }
         }
-      }
-      if (rewrite && request.step !== "plan") {
-        const text = rewrite(answer.text, instance);
-        if (text === undefined) applies = false;
-        return { text: text ?? answer.text };
-      }
-      return answer;
-    },
+        if (rewrite && request.step !== "plan") {
+          const text = rewrite(answer.text, instance);
+          if (text === undefined) applies = false;
+          return { text: text ?? answer.text };
+        }
+        return answer;
+      },
+    };
+    let result: InstanceResult;
+    try {
+      result = await attemptWithInfraRetry(
+        chains,
+        // Gold answers and their mutants are the project's own code: run in this process behind the
+        // same RPC guard, so the suite's time goes to the scoring path it proves (the sandbox has its
+        // own suites, and the tasks tier runs every gold answer through it).
+        { task, instance, model, world, goldCache, runModule: executeTrustedModule },
+        (fault) => retried.push(`${task.spec.id} seed ${seed} ${cls}: ${fault}`),
+      );
+    } catch (error) {
+      if (error instanceof DoesNotApply) return { cls, applies: false };
+      throw error;
+    }
+    // A recipient named only in a refusal's reason is no payment redirected.
+    const sent = !!result.transaction || !!result.composite?.rounds.some((r) => r.transaction);
+    return { cls, applies: applies && (!rewrite || sent), result };
+  }
+
+  /** Attempts sent to a fresh instance after a chain fault (printed at the end). */
+  const retried: string[] = [];
+
+  const counts = new Map<string, { applied: number; caught: number }>();
+  const tally = (cls: string, caught: boolean) => {
+    const c = counts.get(cls) ?? { applied: 0, caught: 0 };
+    c.applied++;
+    if (caught) c.caught++;
+    counts.set(cls, c);
   };
-  let result: InstanceResult;
-  try {
-    result = await attemptWithInfraRetry(
-      chains,
-      // Gold answers and their mutants are the project's own code: run in this process behind the
-      // same RPC guard, so the suite's time goes to the scoring path it proves (the sandbox has its
-      // own suites, and the tasks tier runs every gold answer through it).
-      { task, instance, model, world, goldCache, runModule: executeTrustedModule },
-      (fault) => retried.push(`${task.spec.id} seed ${seed} ${cls}: ${fault}`),
+
+  describe.concurrent("the gold answer plus something nobody asked for scores below 60", () => {
+    for (const task of tasks.filter((_, i) => i % of === shard)) {
+      test(task.spec.id, async () => {
+        const problems: string[] = [];
+        for (const seed of [1, 2]) {
+          const outcomes: Outcome[] = [];
+          for (const [cls, extra] of Object.entries(CLASSES))
+            outcomes.push(await mutant(task, seed, cls, extra));
+          outcomes.push(
+            await mutant(task, seed, "redirect_recipient", undefined, (text, instance) => {
+              const to = recipients(task, instance).filter((a) =>
+                text.toLowerCase().includes(a.toLowerCase()),
+              );
+              if (to.length === 0) return undefined;
+              return to.reduce((t, a) => t.replace(new RegExp(a, "gi"), STRANGER), text);
+            }),
+          );
+          for (const o of outcomes) {
+            if (!o.applies || !o.result) continue;
+            const effect = o.result.checks.find((c) => c.name === EFFECTS_CHECK);
+            const caught = o.result.score < 60;
+            tally(o.cls, caught);
+            if (!caught)
+              problems.push(
+                `seed ${seed} ${o.cls}: score ${o.result.score}; effects ${effect?.passed ? "passed" : `failed: ${effect?.detail}`}`,
+              );
+            else if (o.cls !== "redirect_recipient" && effect?.passed)
+              problems.push(
+                `seed ${seed} ${o.cls}: below 60 but the effect check passed (caught by accident)`,
+              );
+          }
+        }
+        expect(problems).toEqual([]);
+      });
+    }
+  });
+
+  afterAll(() => {
+    const rows = [...counts.entries()].map(
+      ([cls, c]) => `  ${cls.padEnd(30)} ${String(c.caught).padStart(4)} / ${c.applied} below 60`,
     );
-  } catch (error) {
-    if (error instanceof DoesNotApply) return { cls, applies: false };
-    throw error;
-  }
-  // A recipient named only in a refusal's reason is no payment redirected.
-  const sent = !!result.transaction || !!result.composite?.rounds.some((r) => r.transaction);
-  return { cls, applies: applies && (!rewrite || sent), result };
+    console.log(
+      `generic mutants (seeds 1 and 2), shard ${shard + 1} of ${of}, per class:\n${rows.join("\n")}`,
+    );
+    if (retried.length > 0) console.log(`attempts retried on a fresh instance:\n  ${retried.join("\n  ")}`);
+  });
 }
-
-/** Attempts sent to a fresh instance after a chain fault (printed at the end). */
-const retried: string[] = [];
-
-const counts = new Map<string, { applied: number; caught: number }>();
-const tally = (cls: string, caught: boolean) => {
-  const c = counts.get(cls) ?? { applied: 0, caught: 0 };
-  c.applied++;
-  if (caught) c.caught++;
-  counts.set(cls, c);
-};
-
-describe.concurrent("the gold answer plus something nobody asked for scores below 60", () => {
-  for (const task of tasks) {
-    test(task.spec.id, async () => {
-      const problems: string[] = [];
-      for (const seed of [1, 2]) {
-        const outcomes: Outcome[] = [];
-        for (const [cls, extra] of Object.entries(CLASSES))
-          outcomes.push(await mutant(task, seed, cls, extra));
-        outcomes.push(
-          await mutant(task, seed, "redirect_recipient", undefined, (text, instance) => {
-            const to = recipients(task, instance).filter((a) => text.toLowerCase().includes(a.toLowerCase()));
-            if (to.length === 0) return undefined;
-            return to.reduce((t, a) => t.replace(new RegExp(a, "gi"), STRANGER), text);
-          }),
-        );
-        for (const o of outcomes) {
-          if (!o.applies || !o.result) continue;
-          const effect = o.result.checks.find((c) => c.name === EFFECTS_CHECK);
-          const caught = o.result.score < 60;
-          tally(o.cls, caught);
-          if (!caught)
-            problems.push(
-              `seed ${seed} ${o.cls}: score ${o.result.score}; effects ${effect?.passed ? "passed" : `failed: ${effect?.detail}`}`,
-            );
-          else if (o.cls !== "redirect_recipient" && effect?.passed)
-            problems.push(`seed ${seed} ${o.cls}: below 60 but the effect check passed (caught by accident)`);
-        }
-      }
-      expect(problems).toEqual([]);
-    });
-  }
-});
-
-afterAll(() => {
-  const rows = [...counts.entries()].map(
-    ([cls, c]) => `  ${cls.padEnd(30)} ${String(c.caught).padStart(4)} / ${c.applied} below 60`,
-  );
-  console.log(`generic mutants (seeds 1 and 2), per class:\n${rows.join("\n")}`);
-  if (retried.length > 0) console.log(`attempts retried on a fresh instance:\n  ${retried.join("\n  ")}`);
-});
