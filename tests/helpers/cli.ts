@@ -100,12 +100,22 @@ export function descendants(pid: number): { pid: number; cmdline: string }[] {
   return out;
 }
 
+/**
+ * Whether `pid` is a running process. A zombie (state Z: it has exited, and waits for whoever
+ * inherited it to collect its status; after its parent died that is PID 1, which on some machines
+ * collects late) is not running.
+ */
 export const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return process.platform !== "linux";
   }
 };
 
