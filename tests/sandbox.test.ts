@@ -239,6 +239,25 @@ describe("executeModule: the model contract", () => {
     });
   });
 
+  test.each([
+    ["500 k nested brackets", `return ${"[".repeat(500_000)}${"]".repeat(500_000)};`, /at most 262144/],
+    ["200 nested brackets", `return ${"[".repeat(200)}${"]".repeat(200)};`, /nest deeper than 128/],
+    ["40 k nested braces", `${"{".repeat(40_000)}${"}".repeat(40_000)} return 1;`, /nest deeper than 128/],
+    ["a 1 MiB module", `return 1; ${"// filler\n".repeat(100_000)}`, /at most 262144 are transpiled/],
+  ])(
+    "refuses %s before the transpiler sees it (transpile_error), and the next honest module runs",
+    async (_what, body, reason) => {
+      const rssBefore = process.memoryUsage().rss;
+      const hostile = await run(`export async function executeSkill() { ${body} }`);
+      expect(hostile).toMatchObject({ ok: false, error: { code: "transpile_error" } });
+      expect(!hostile.ok && hostile.error.message).toMatch(reason);
+      // The harness holds no transpiler output for it: bounded well below what esbuild printed (3 GB).
+      expect(process.memoryUsage().rss - rssBefore).toBeLessThan(256 * 2 ** 20);
+      const honest = await run("export async function executeSkill() { return { answer: { ok: 1 } }; }");
+      expect(honest).toMatchObject({ ok: true, value: { answer: { ok: 1 } } });
+    },
+  );
+
   test("reports functions and cycles in the return value as output_invalid", async () => {
     const withFunction = await run(
       "export async function executeSkill() { return { to: '0x', send() {} }; }",

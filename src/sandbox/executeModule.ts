@@ -59,7 +59,7 @@ export type ExecuteModuleReturnType = ExecuteModuleResult;
  *
  * @returns `{ ok: true, value, timings }` or `{ ok: false, error: { code, message }, timings }`;
  *   every failure of the model's code is a result.
- * @throws {SandboxError} on harness faults: esbuild crashed, the temp folder cannot be written,
+ * @throws {SandboxError} on harness faults: the temp folder cannot be written,
  *   `node` cannot be spawned, or the child died before running any model code.
  * @example
  * import { executeModule } from "./executeModule.ts";
