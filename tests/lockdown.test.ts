@@ -354,6 +354,12 @@ describe("hostile model code, one test per class that once got out", () => {
       "Error.prepareStackTrace = () => undefined; Error.stackTraceLimit = 0; return Object.keys(process.env);",
     ],
     ["a function made from a string", 'return new Function("return Object.keys(process.env)")();'],
+    // Node's own frame enumerates (JSON.stringify inside util.format): refused, whoever asks.
+    [
+      "util.format from a node: frame",
+      'const util = await import("node:util"); return util.format("%j", process.env);',
+    ],
+    ["a key Node itself reads, then a secret", "void process.env.FORCE_COLOR; return process.env.OPENAI_API_KEY;"],
     [
       "a timer callback",
       "return await new Promise((resolve) => setTimeout(() => resolve(JSON.stringify(process.env)), 0));",

@@ -22,7 +22,10 @@
 import { writeSync } from "node:fs";
 import * as nodeModule from "node:module";
 import { pathToFileURL } from "node:url";
-import * as nodeUtil from "node:util";
+// Loaded before the lockdown below: without it, Node's fetch (undici) loads worker_threads only after
+// the lockdown, and worker_threads assigns process.chdir, which the lockdown made read-only (the
+// child then dies before the module runs: tests/sandbox.test.ts).
+import "node:util";
 
 const { apply, defineProperty, getOwnPropertyDescriptor } = Reflect;
 const uncurry =
@@ -49,7 +52,6 @@ const mapSize = uncurry(getOwnPropertyDescriptor(Map.prototype, "size").get);
 const promiseThen = uncurry(Promise.prototype.then);
 const SafePromise = Promise;
 const isBuiltin = nodeModule.isBuiltin;
-const getCallSites = nodeUtil.getCallSites;
 
 const config = parseJson(process.argv[2]);
 /** Built-ins the model may load (sandboxBuiltins.ts): a null-prototype set no prototype can extend. */
@@ -175,39 +177,56 @@ lock(process, "report", { get: deniedFunction("process.report", "Environment") }
 
 // The environment: empty (the harness spawns the child with none), and process.env is detached from
 // it as well: an empty frozen object behind a proxy, so not even a key the harness let through could
-// be read. The module's own reads are refused (a secret-hunting module is stopped, not merely
-// disappointed); Node's own code (console reads FORCE_COLOR when the module logs) reads nothing.
-// Who reads is decided by util.getCallSites, which Error.stackTraceLimit and Error.prepareStackTrace
-// do not touch; a read no Node-internal frame made is refused.
-function trustedEnvRead() {
-  if (typeof getCallSites !== "function") return true; // the empty object still holds nothing
-  const sites = getCallSites(16);
-  for (let i = 0; i < sites.length; i++) {
-    const name = sites[i].scriptName;
-    if (name === runnerUrl) continue;
-    return typeof name === "string" && startsWith(name, "node:");
-  }
-  return false;
-}
+// be read. It decides by key, never by who asks (a stack can be forged or trimmed): the variables
+// Node's own code reads while a module runs (the colour depth of console and util.inspect,
+// node:internal/tty; the ESM loader's WATCH_REPORT_DEPENDENCIES at every import) read as absent for
+// anyone; any other key, `in` on it, its descriptor and every
+// enumeration (Object.keys, JSON.stringify, util.inspect, spreading) are refused, so a
+// secret-hunting module is stopped, not merely disappointed.
+const nodeReadsEnv = objectCreate(null);
+for (const key of [
+  "FORCE_COLOR",
+  "NO_COLOR",
+  "NODE_DISABLE_COLORS",
+  "TERM",
+  "TMUX",
+  "CI",
+  "CI_NAME",
+  "TEAMCITY_VERSION",
+  "TERM_PROGRAM",
+  "TERM_PROGRAM_VERSION",
+  "COLORTERM",
+  "APPVEYOR",
+  "BUILDKITE",
+  "CIRCLECI",
+  "DRONE",
+  "GITHUB_ACTIONS",
+  "GITLAB_CI",
+  "TRAVIS",
+  "NODE_DEBUG",
+  "WATCH_REPORT_DEPENDENCIES",
+])
+  nodeReadsEnv[key] = true;
+const readsAsAbsent = (key) => typeof key === "string" && hasOwn(nodeReadsEnv, key);
 function envDenied() {
   return accessDenied("Access to process.env is not allowed in the benchmark sandbox.", "Environment");
 }
 const emptyEnv = Object.freeze(objectCreate(null));
-const guardedEnv = new Proxy(emptyEnv, {
-  get(target, key) {
-    if (typeof key === "string" && !trustedEnvRead()) throw envDenied();
-    return target[key];
+const envTraps = {
+  get(_target, key) {
+    // Symbols (Symbol.toPrimitive, util.inspect.custom, …) are no variable: absent.
+    if (typeof key === "string" && !readsAsAbsent(key)) throw envDenied();
+    return undefined;
   },
-  has(target, key) {
-    if (!trustedEnvRead()) throw envDenied();
-    return key in target;
+  has(_target, key) {
+    if (!readsAsAbsent(key)) throw envDenied();
+    return false;
   },
   ownKeys() {
-    if (!trustedEnvRead()) throw envDenied();
-    return [];
+    throw envDenied();
   },
-  getOwnPropertyDescriptor() {
-    if (!trustedEnvRead()) throw envDenied();
+  getOwnPropertyDescriptor(_target, key) {
+    if (!readsAsAbsent(key)) throw envDenied();
     return undefined;
   },
   set() {
@@ -219,7 +238,9 @@ const guardedEnv = new Proxy(emptyEnv, {
   deleteProperty() {
     return true;
   },
-});
+};
+// util.inspect shows a proxy's target without calling its traps: the empty frozen object, no key.
+const guardedEnv = new Proxy(emptyEnv, envTraps);
 lock(process, "env", { writable: false, enumerable: true, value: guardedEnv });
 
 let input;
