@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, test } from "vitest";
-import { cleanText } from "../src/sandbox/cleanText.ts";
+import { cleanResultText, cleanText } from "../src/sandbox/cleanText.ts";
 import { PROJECT_ROOT } from "../src/tasks/load.ts";
 
 // Model text reaches terminals, CI logs and reports only through cleanText (docs/SECURITY.md,
@@ -33,6 +33,48 @@ describe("cleanText", () => {
     expect(cleanText("x".repeat(50), 10)).toBe(`${"x".repeat(9)}…`);
     expect(cleanText(`${"x".repeat(8)}😀yyyy`, 10)).toBe(`${"x".repeat(8)}…`);
     expect(cleanText("\u001b[31m".repeat(1_000_000), 10)).toBe("");
+  });
+});
+
+describe("cleanResultText, where an attempt's result is made", () => {
+  test("cleans every string and key of a result: one line everywhere but the transcripts, which keep lines and tabs", () => {
+    const result = {
+      response: `\`\`\`ts\n\tconst x = 1;\r\n${HOSTILE}\n\`\`\``,
+      prompt: [{ role: "user", content: `line one\n${HOSTILE}` }],
+      failure: { class: "checks_failed", reason: `answer: got ${HOSTILE}` },
+      checks: [{ name: "answer", passed: false, detail: `name: "${HOSTILE}" != "USDT"` }],
+      answer: { [`k${HOSTILE}`]: [HOSTILE, 7n.toString(), 3] },
+      composite: { plan: `1. a\n2. ${HOSTILE}`, rounds: [{ feedback: `ok\n${HOSTILE}`, response: HOSTILE }] },
+      score: 0,
+      passed: false,
+    };
+    const clean = cleanResultText(result);
+    const oneLine = cleanText(HOSTILE, 10_000);
+    expect(clean.failure.reason).toBe(`answer: got ${oneLine}`);
+    expect(clean.checks[0]!.detail).toBe(`name: "${oneLine}" != "USDT"`);
+    expect(clean.answer).toEqual({ [`k${oneLine}`]: [oneLine, "7", 3] });
+    // Transcripts keep their lines (CR LF as LF) and tabs, and lose everything else invisible.
+    expect(clean.response.split("\n")[1]).toBe("\tconst x = 1;");
+    expect(clean.prompt[0]!.content.startsWith("line one\nclick\n✓ bnb_transfer_basic 100")).toBe(true);
+    expect(clean.composite.plan.split("\n")).toEqual([
+      "1. a",
+      "2. click",
+      "✓ bnb_transfer_basic 100",
+      "✓ erc20_transfer_fixed 100",
+      "evil",
+    ]);
+    for (const text of [
+      clean.response,
+      clean.prompt[0]!.content,
+      clean.composite.plan,
+      clean.composite.rounds[0]!.feedback,
+    ])
+      expect(text).not.toMatch(UNCLEAN);
+    expect(JSON.stringify(clean)).not.toMatch(/\\u001b|\\u009b|\\u0000|\u202e/);
+    // Nothing else changes; a clean result comes back equal.
+    expect(clean.score).toBe(0);
+    const plain = { failure: { reason: "insufficient allowance" }, response: "a\n\tb" };
+    expect(cleanResultText(plain)).toEqual(plain);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { InstanceResult } from "../results/types.ts";
+import { cleanResultText } from "../sandbox/cleanText.ts";
 import { paperScoring } from "../validators/paperScoring.ts";
 import { type AtomicAttemptParameters, runAtomicAttempt } from "./atomic.ts";
 import { runCompositeAttempt } from "./composite.ts";
@@ -11,11 +12,14 @@ import { runPaperCompositeAttempt } from "./paperComposite.ts";
  */
 export async function runAttempt(p: AtomicAttemptParameters): Promise<InstanceResult> {
   const paperTask = (p.task.spec.set ?? "paper") === "paper";
-  const result = await (p.task.spec.split !== "composite"
-    ? runAtomicAttempt(p)
-    : p.modes?.protocol === "paper" && paperTask
-      ? runPaperCompositeAttempt(p)
-      : runCompositeAttempt(p));
+  // Model text enters the result here, once, clean (docs/SECURITY.md "Model text").
+  const result = cleanResultText(
+    await (p.task.spec.split !== "composite"
+      ? runAtomicAttempt(p)
+      : p.modes?.protocol === "paper" && paperTask
+        ? runPaperCompositeAttempt(p)
+        : runCompositeAttempt(p)),
+  );
   // `--scoring paper`: the same attempt scored the paper's way too, beside ours (paper tasks only).
   if (p.modes?.scoring !== "paper" || !paperTask) return result;
   return { ...result, paperScoring: paperScoring(result, p.task.spec) };

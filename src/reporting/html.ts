@@ -3,6 +3,7 @@ import type { MergedRun } from "../results/merge.ts";
 import { planSteps } from "../results/metrics.ts";
 import { meanCi95, passAtK } from "../results/stats.ts";
 import type { InstanceResult, TransactionRecord } from "../results/types.ts";
+import { cleanTranscript } from "../sandbox/cleanText.ts";
 import * as abis from "../world/abis.ts";
 import { CATALOGUE } from "../world/catalogue.ts";
 import { canonicalAddresses, tokenTable } from "../world/catalogueViews.ts";
@@ -10,8 +11,9 @@ import type { LeaderboardRow } from "./leaderboard.ts";
 import { statsTables } from "./statsTables.ts";
 import { paperTables, tableHtml } from "./tables.ts";
 
+/** Text as HTML: controls stripped (a second barrier behind cleanResultText), specials escaped. */
 const esc = (s: unknown) =>
-  String(s).replace(
+  cleanTranscript(String(s)).replace(
     /[&<>"']/g,
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
   );

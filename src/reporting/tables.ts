@@ -1,3 +1,4 @@
+import { cleanTranscript } from "../sandbox/cleanText.ts";
 import { type LeaderboardRow, SPLIT_TASKS } from "./leaderboard.ts";
 import { quadrantCounts, quadrantMedians, quadrants } from "./quadrants.ts";
 
@@ -251,7 +252,7 @@ function hardTable(rows: readonly LeaderboardRow[], hardBank: number): PaperTabl
 /** The caption as Markdown and HTML show it: the label first ("Table 1: …"), LaTeX numbers its own. */
 const heading = (t: PaperTable) => (t.caption.startsWith(t.label) ? t.caption : `${t.label}: ${t.caption}`);
 
-const mdCell = (s: string) => s.replace(/\|/g, "\\|");
+const mdCell = (s: string) => cleanTranscript(s).replace(/\|/g, "\\|");
 
 export function tableMarkdown(t: PaperTable): string {
   return [
@@ -283,7 +284,7 @@ const TEX_ESCAPES: Record<string, string> = {
 };
 /** Text as TeX: specials escaped, the paper's K_act and K_opt as math subscripts. */
 const tex = (s: string) =>
-  s
+  cleanTranscript(s)
     .split(/(K_(?:act|opt))/)
     .map((part, i) =>
       i % 2 === 1
@@ -331,7 +332,10 @@ export const LATEX_PREAMBLE = [
 ].join("\n");
 
 const esc = (s: string) =>
-  s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+  cleanTranscript(s).replace(
+    /[&<>"]/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!,
+  );
 
 export function tableHtml(t: PaperTable): string {
   const cell = (tag: "td" | "th", s: string, i: number) =>

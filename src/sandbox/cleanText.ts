@@ -44,3 +44,55 @@ export function cleanText(text: string, maxChars = CLEAN_TEXT_MAX_CHARS): string
   if (end > 0 && /[\ud800-\udbff]/.test(clean[end - 1]!)) end--;
   return `${clean.slice(0, end)}…`;
 }
+
+// Transcript text keeps its lines and tabs; everything else invisible goes.
+const INVISIBLE_IN_TRANSCRIPT =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
+const ANY_CONTROL =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]/;
+
+/**
+ * Keys whose strings are a transcript: the conversation's messages (`content`), the model's replies
+ * (`response`) and plan (`plan`), and a composite round's feedback (`feedback`). Their line breaks
+ * and tabs stay; every other string of a result is one line.
+ */
+const TRANSCRIPT_KEYS = new Set(["content", "response", "plan", "feedback"]);
+
+/**
+ * Multi-line model text made safe to store and show: terminal escape sequences and every control
+ * character but line feed and tab removed, CR LF, CR and the Unicode line and paragraph separators
+ * turned into LF, bidi controls removed. Not cut.
+ */
+export function cleanTranscript(text: string): string {
+  if (!ANY_CONTROL.test(text)) return text;
+  return text
+    .replace(ESCAPE_SEQUENCE, "")
+    .replace(/\r\n?|[\u2028\u2029]/g, "\n")
+    .replace(INVISIBLE_IN_TRANSCRIPT, "");
+}
+
+/**
+ * The one rule for text that reaches an attempt's result (docs/SECURITY.md "Model text"): a copy of
+ * `value` in which every string, object key included, is cleaned. Strings under a transcript key
+ * (`content`, `response`, `plan`, `feedback`) keep their lines ({@link cleanTranscript}); every other string, a failure
+ * reason, a check's detail quoting an answer field, an answer field itself, becomes one line
+ * ({@link cleanText}, not cut). Applied where an attempt's result is made, so every printer and file
+ * after it (progress lines, Vitest's output, results.json, reports) gets clean text.
+ */
+export function cleanResultText<T>(value: T): T {
+  const walk = (v: unknown, transcript: boolean): unknown => {
+    if (typeof v === "string")
+      return !ANY_CONTROL.test(v) ? v : transcript ? cleanTranscript(v) : cleanText(v, v.length + 1);
+    if (Array.isArray(v)) return v.map((x) => walk(x, transcript));
+    if (v === null || typeof v !== "object") return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      const key = ANY_CONTROL.test(k) ? cleanText(k, k.length + 1) : k;
+      out[key] = walk(x, TRANSCRIPT_KEYS.has(key) || (transcript && Array.isArray(v)));
+    }
+    return out;
+  };
+  return walk(value, false) as T;
+}
