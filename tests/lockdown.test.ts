@@ -359,7 +359,10 @@ describe("hostile model code, one test per class that once got out", () => {
       "util.format from a node: frame",
       'const util = await import("node:util"); return util.format("%j", process.env);',
     ],
-    ["a key Node itself reads, then a secret", "void process.env.FORCE_COLOR; return process.env.OPENAI_API_KEY;"],
+    [
+      "a key Node itself reads, then a secret",
+      "void process.env.FORCE_COLOR; return process.env.OPENAI_API_KEY;",
+    ],
     [
       "a timer callback",
       "return await new Promise((resolve) => setTimeout(() => resolve(JSON.stringify(process.env)), 0));",
