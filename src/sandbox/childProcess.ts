@@ -61,7 +61,22 @@ export function spawnChild(memoryMb: number, stage: SandboxStage): SandboxChild 
   const dir = makeChildFolder(stage, uid);
   const modulePath = path.join(dir, "module.mjs");
   const child = startProcess(stage, dir, uid, childArgs(stage, modulePath, memoryMb));
-  return new SpawnedChild(child, uid, dir, modulePath);
+  const spawned = new SpawnedChild(child, uid, dir, modulePath);
+  live.add(spawned);
+  return spawned;
+}
+
+/** Every child of this process not yet disposed: warm, or running a module. */
+const live = new Set<SandboxChild>();
+
+/**
+ * Disposes every child of this process (its process group killed, its folder removed): at this
+ * process's exit, so that neither an idle child nor one running a module outlives the harness whose
+ * timeout was its only clock. A harness killed outright leaves its children to notice their stdin
+ * close (childRunner.mjs exits then).
+ */
+export function disposeAllChildren(): void {
+  for (const child of [...live]) child.dispose();
 }
 
 /** The child's private folder; its uid is given back when the folder cannot be made. */
@@ -249,6 +264,7 @@ class SpawnedChild implements SandboxChild {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    live.delete(this);
     this.killGroup();
     // A child in a memory cgroup keeps the harness alive until its close event removes the group
     // (a few ms after the SIGKILL), so the run's last children leave no group behind.

@@ -7,7 +7,7 @@
 // deployedContracts, maxOutputBytes). Only then does it import module.mjs. It answers with one
 // `{"type":"result",...}` line on fd 3.
 // fd 3 rather than stdout, so the model's console.log cannot corrupt the result.
-// stdin closing before the input arrives (the harness exited) ends the runner quietly.
+// stdin closing (the harness exited), before or after the input arrived, ends the runner quietly.
 //
 // It is also the module's only way out: on a Node whose permission model denies the network
 // (≥ 25, no --allow-net) every socket is refused, so `fetch` to providerUrl's origin is carried over
@@ -472,9 +472,9 @@ function readInput() {
         } else if (message.type === "rpc") onRpcAnswer(message);
       }
     });
-    stdin.on("end", () => {
-      if (!gotInput) process.exit(0);
-    });
+    // The harness never closes stdin: its end means the harness is gone, whose timeout was this
+    // module's only clock and who alone could read a result. Idle or running, the child leaves.
+    stdin.on("end", () => process.exit(0));
   });
 }
 

@@ -1,4 +1,4 @@
-import { type SandboxChild, spawnChild } from "./childProcess.ts";
+import { disposeAllChildren, type SandboxChild, spawnChild } from "./childProcess.ts";
 import { type SandboxStage, sandboxStage } from "./stage.ts";
 
 /** V8 heap cap in MiB of an execution that names none; warm children are booted with it. */
@@ -66,8 +66,10 @@ export async function takeChild(memoryMb: number, stage: SandboxStage): Promise<
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  // Idle children would see stdin close and leave on their own; their folders would not.
+  // Idle children would see stdin close and leave on their own; their folders would not. A child
+  // still running a module would run on unwatched: every child goes.
   process.on("exit", () => {
-    for (const child of warm.splice(0)) child.dispose();
+    warm.splice(0);
+    disposeAllChildren();
   });
 }
