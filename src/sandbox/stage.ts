@@ -53,6 +53,7 @@ async function build(): Promise<SandboxStage> {
   sweepStaleStages();
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${process.pid}-`));
   process.on("exit", () => fs.rmSync(root, { recursive: true, force: true }));
+  exitHooksOnSignals();
   try {
     if (runsAsRoot()) fs.chmodSync(root, 0o711);
     const runnerPath = path.join(root, "runner.mjs");
@@ -72,6 +73,25 @@ async function build(): Promise<SandboxStage> {
   } catch (error) {
     fs.rmSync(root, { recursive: true, force: true });
     throw new SandboxError("Cannot stage the sandbox in the temp folder.", { cause: error, details: root });
+  }
+}
+
+/**
+ * Makes SIGTERM, SIGINT and SIGHUP end this process through `process.exit`, so its exit hooks run
+ * (this stage removed, its sandbox children and Anvils stopped) where a signal's default action would
+ * skip them: Vitest stops its worker processes with SIGTERM. Only where nothing else listens for the
+ * signal (the CLI's reporter does, and exits itself).
+ */
+function exitHooksOnSignals(): void {
+  for (const [signal, code] of [
+    ["SIGTERM", 143],
+    ["SIGINT", 130],
+    ["SIGHUP", 129],
+  ] as const) {
+    const onSignal = () => {
+      if (process.listenerCount(signal) === 1) process.exit(code);
+    };
+    process.on(signal, onSignal);
   }
 }
 
