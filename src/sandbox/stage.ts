@@ -52,7 +52,7 @@ async function build(): Promise<SandboxStage> {
     );
   sweepStaleStages();
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${process.pid}-`));
-  process.on("exit", () => fs.rmSync(root, { recursive: true, force: true }));
+  process.on("exit", () => removeStage(root));
   exitHooksOnSignals();
   try {
     if (runsAsRoot()) fs.chmodSync(root, 0o711);
@@ -71,7 +71,7 @@ async function build(): Promise<SandboxStage> {
     );
     return { root, execPath: stageRuntime(root), runnerPath, bundle: { dir, entries } };
   } catch (error) {
-    fs.rmSync(root, { recursive: true, force: true });
+    removeStage(root);
     throw new SandboxError("Cannot stage the sandbox in the temp folder.", { cause: error, details: root });
   }
 }
@@ -95,6 +95,24 @@ function exitHooksOnSignals(): void {
   }
 }
 
+/**
+ * Removes a stage. Its `libs` folder is read-only (0555) so that no child can change the bundle, and
+ * only root may delete entries of a folder it cannot write: the owner makes it writable first (an
+ * ordinary user's stages were never removed, by the exit hook or the sweep).
+ */
+function removeStage(root: string): void {
+  try {
+    fs.chmodSync(path.join(root, "libs"), 0o700);
+  } catch {
+    // not staged that far
+  }
+  try {
+    fs.rmSync(root, { recursive: true, force: true });
+  } catch {
+    // the next process's sweep tries again
+  }
+}
+
 /** Removes stages whose process is gone (killed before its exit hook ran). */
 function sweepStaleStages(): void {
   let names: string[];
@@ -108,7 +126,7 @@ function sweepStaleStages(): void {
     if (pid === undefined || Number(pid) === process.pid || alive(Number(pid))) continue;
     const dir = path.join(os.tmpdir(), name);
     try {
-      if (fs.lstatSync(dir).uid === process.getuid?.()) fs.rmSync(dir, { recursive: true, force: true });
+      if (fs.lstatSync(dir).uid === process.getuid?.()) removeStage(dir);
     } catch {
       // Gone already, or not ours.
     }
