@@ -9,24 +9,25 @@ import {
 } from "./src/run/vitest.ts";
 
 // The unit suite's slowest files, slowest first (seconds each in a clean-clone `.ci/run` on 2 cores:
-// models.run 289, run 160, cli 98, faults 96, package 88, resume 75, fork 66, attacks 52, report 51,
-// vitest.plain 40, world 35, taskPack 32, lockdown 28). A fresh clone has no Vitest duration cache, so
-// Vitest orders files by size and a 75-second file could start last while the other worker idles.
-// A stale list costs wall time only, never a result.
+// models.run 118, run 84, package 55, faults 31, cli 30, attacks 30, resume 29, world 22, fork 21,
+// report 18, sandbox 14, taskPack 12, lockdown 12, vitest.plain 11). A fresh clone has no Vitest
+// duration cache, so Vitest orders files by size and a 118-second file could start last while the
+// other worker idles. A stale list costs wall time only, never a result.
 const SLOW_UNIT_FILES = [
   "models.run",
   "run",
-  "cli",
-  "faults",
   "package",
-  "resume",
-  "fork",
+  "faults",
+  "cli",
   "attacks",
-  "report",
-  "vitest.plain",
+  "resume",
   "world",
+  "fork",
+  "report",
+  "sandbox",
   "taskPack",
   "lockdown",
+  "vitest.plain",
 ].map((name) => `/tests/${name}.test.ts`);
 
 /** Vitest's order (cached durations, else size) with the slow unit files moved first; stable otherwise. */
