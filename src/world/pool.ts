@@ -215,7 +215,7 @@ export function createAnvilPool(parameters: CreateAnvilPoolParameters): AnvilPoo
   async function clean(slot: Slot): Promise<boolean> {
     const url = slot.handle!.url;
     try {
-      const [blockNumber, agentNonce, txpool, _headState] = await Promise.all([
+      const [blockNumber, agentNonce, txpool] = await Promise.all([
         anvilRpc<string>(url, "eth_blockNumber", [], healthTimeoutMs),
         anvilRpc<string>(
           url,
