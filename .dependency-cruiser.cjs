@@ -168,7 +168,7 @@ module.exports = {
       comment:
         "v3Math.ts and bestExecutionMath.ts are exact, chain-free maths: they import no check, no read, no client (only the decimal parser and viem's encoding helpers)",
       severity: "error",
-      from: { path: "^src/validators/(v3Math|bestExecutionMath)\\.ts$" },
+      from: { path: "^src/validators/(v3/v3Math|prices/bestExecutionMath)\\.ts$" },
       to: { pathNot: ["^src/expr/decimal\\.ts$", "^node_modules/viem/"] },
     },
     {
@@ -184,10 +184,10 @@ module.exports = {
         "the read modules (a V3 pool's reads, best execution's venues, the ledger's parts, the holdings snapshot, the agent's grants, unpaid BNB) never import a check module or the registry",
       severity: "error",
       from: {
-        path: "^src/validators/(v3PoolReads|bestExecutionVenues|ledger|ledgerLogs|ledgerReads|ledgerWorld|ledgerTypes|holdingsSnapshot|agentGrants|unpaidTransfers)\\.ts$",
+        path: "^src/validators/(v3/v3PoolReads|prices/bestExecutionVenues|effects/ledger|effects/ledgerLogs|effects/ledgerReads|effects/ledgerWorld|effects/ledgerTypes|checks/holdingsSnapshot|checks/agentGrants|checks/unpaidTransfers)\\.ts$",
       },
       to: {
-        path: "^src/validators/(v3Prices|v3TwapGuard|v3Bounds|v3Positions|bestExecution|holdings|priceBounds|quoteGate|stateChecks|logChecks|txChecks|batchChecks|answerChecks|effects|safety|registry)\\.ts$",
+        path: "^src/validators/(v3/v3Prices|prices/v3TwapGuard|prices/v3Bounds|v3/v3Positions|prices/bestExecution|checks/holdings|prices/priceBounds|prices/quoteGate|checks/stateChecks|checks/logChecks|checks/txChecks|checks/batchChecks|checks/answerChecks|effects/effects|safety|registry)\\.ts$",
       },
     },
     {
@@ -195,7 +195,7 @@ module.exports = {
       comment:
         "the effect ledger is read the same way for every task, never from its checks: the ledger's modules do not import the check machinery",
       severity: "error",
-      from: { path: "^src/validators/ledger(Logs|Reads|World|Types)?\\.ts$" },
+      from: { path: "^src/validators/effects/ledger(Logs|Reads|World|Types)?\\.ts$" },
       to: { path: "^src/validators/(types|args|scopeOf|schema)\\.ts$" },
     },
     // ---- validators: one idea per module (end) --------------------------------------------------

@@ -413,7 +413,7 @@ async function watchRerunMs(rounds: number): Promise<number[]> {
   const times: number[] = [];
   try {
     await until(() => score() === 100, "the first run");
-    const file = path.join(root, "src/validators/stateChecks.ts");
+    const file = path.join(root, "src/validators/checks/stateChecks.ts");
     const original = fs.readFileSync(file, "utf8");
     const broken = original.replaceAll("passed: compareValues(", "passed: false && compareValues(");
     if (broken === original) throw new Error("watch: the validator edit no longer applies");

@@ -11,9 +11,9 @@ import {
 } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { chainClients, signAndSend } from "../src/protocol/chain.ts";
-import { readLedger } from "../src/validators/ledger.ts";
-import { isContractRefusal } from "../src/validators/ledgerReads.ts";
-import { ledgerWorld } from "../src/validators/ledgerWorld.ts";
+import { readLedger } from "../src/validators/effects/ledger.ts";
+import { isContractRefusal } from "../src/validators/effects/ledgerReads.ts";
+import { ledgerWorld } from "../src/validators/effects/ledgerWorld.ts";
 import { type AnvilPool, createAnvilPool } from "../src/world/pool.ts";
 import { loadWorld } from "../src/world/world.ts";
 

@@ -196,7 +196,7 @@ describe("watch mode", () => {
     try {
       await waitFor("the first run", () => score() === 100);
       // The edit of the issue: a state check that can no longer pass.
-      const file = path.join(root, "src/validators/stateChecks.ts");
+      const file = path.join(root, "src/validators/checks/stateChecks.ts");
       const source = readFileSync(file, "utf8");
       const edited = source.replaceAll("passed: compareValues(", "passed: false && compareValues(");
       expect(edited).not.toBe(source);

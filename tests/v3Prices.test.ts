@@ -9,7 +9,7 @@ import {
   sqrtPriceOfHumanPrice,
   sqrtRatioAtTick,
   tickAtSqrtRatio,
-} from "../src/validators/v3Math.ts";
+} from "../src/validators/v3/v3Math.ts";
 
 // The ported TickMath must agree with the Solidity library it ports (v3-core 1.0.1 from node_modules).
 const tickMathSol = readFileSync("node_modules/@uniswap/v3-core/contracts/libraries/TickMath.sol", "utf8");

@@ -8,8 +8,8 @@ import type {
   IntegrityViolationRecord,
   RoundRecord,
 } from "../results/types.ts";
-import type { ExecutionCost } from "../validators/executionCost.ts";
-import { describeHoldingChanges, readHoldings } from "../validators/holdingsSnapshot.ts";
+import { describeHoldingChanges, readHoldings } from "../validators/checks/holdingsSnapshot.ts";
+import type { ExecutionCost } from "../validators/effects/executionCost.ts";
 import { type SafetyFlag, safetyFlags } from "../validators/safety.ts";
 import {
   compositeBase,

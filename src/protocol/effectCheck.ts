@@ -2,11 +2,11 @@ import type { Hex } from "viem";
 import type { LoadedTask } from "../tasks/load.ts";
 import type { Instance } from "../tasks/types.ts";
 import { parseTolerance } from "../validators/compare.ts";
-import { type EffectJudgement, type EffectOptions, judgeEffects } from "../validators/effects.ts";
-import { type ExecutionCost, executionCost, worldPrices } from "../validators/executionCost.ts";
-import { readLedger } from "../validators/ledger.ts";
-import type { Ledger } from "../validators/ledgerTypes.ts";
-import { ledgerWorld } from "../validators/ledgerWorld.ts";
+import { type EffectJudgement, type EffectOptions, judgeEffects } from "../validators/effects/effects.ts";
+import { type ExecutionCost, executionCost, worldPrices } from "../validators/effects/executionCost.ts";
+import { readLedger } from "../validators/effects/ledger.ts";
+import type { Ledger } from "../validators/effects/ledgerTypes.ts";
+import { ledgerWorld } from "../validators/effects/ledgerWorld.ts";
 import type { SafetyFlag } from "../validators/safety.ts";
 import type { CheckResult } from "../validators/types.ts";
 import type { World } from "../world/world.ts";
@@ -54,7 +54,7 @@ export type EffectOutcome = {
 /**
  * The ★ effect check of one attempt: reads the attempt's ledger from `window.start` to the head,
  * then runs the gold answer on the same starting state and holds the two ledgers against each other
- * (src/validators/effects.ts). An attempt that sent nothing did nothing else: it passes without a
+ * (src/validators/effects/effects.ts). An attempt that sent nothing did nothing else: it passes without a
  * gold run (what it failed to do is the task checks' business). Leaves the chain at the gold's end
  * state: call it last, after the checks and the safety flags read the attempt's blocks. With a
  * `cache`, a gold run of the same task, instance, world and code is read instead of run again.

@@ -2,7 +2,7 @@ import type { ChatMessage } from "../models/types.ts";
 import type { UsageRecord } from "../models/usage.ts";
 import type { RunModes } from "../runOptions.ts";
 import type { Split, TaskSet } from "../tasks/types.ts";
-import type { ExecutionCost } from "../validators/executionCost.ts";
+import type { ExecutionCost } from "../validators/effects/executionCost.ts";
 import type { PaperScore } from "../validators/paperScoring.ts";
 import type { SafetyFlag } from "../validators/safety.ts";
 import type { CheckResult } from "../validators/types.ts";

@@ -1,18 +1,26 @@
 import type { CheckSpec } from "../tasks/types.ts";
-import { allowanceSpent } from "./allowanceSpent.ts";
-import { answerEquals, answerFormat } from "./answerChecks.ts";
 import { allowOnly } from "./args.ts";
-import { batchAllOrNothing } from "./batchChecks.ts";
-import { v3CycleBest, v3SplitBest } from "./bestExecution.ts";
-import { makeBranch } from "./branch.ts";
-import { holdingsUnchanged } from "./holdings.ts";
+import { allowanceSpent } from "./checks/allowanceSpent.ts";
+import { answerEquals, answerFormat } from "./checks/answerChecks.ts";
+import { batchAllOrNothing } from "./checks/batchChecks.ts";
+import { makeBranch } from "./checks/branch.ts";
+import { holdingsUnchanged } from "./checks/holdings.ts";
+import { addLiquidity, calldataArg, eventEmitted } from "./checks/logChecks.ts";
+import {
+  allowanceIs,
+  nativeBalanceDelta,
+  stateDelta,
+  stateIs,
+  tokenBalanceDelta,
+} from "./checks/stateChecks.ts";
+import { buildSubChecks } from "./checks/subChecks.ts";
+import { selectorIn, txInput, txSucceeded, txTo, txValue } from "./checks/txChecks.ts";
 import { refused } from "./judgement.ts";
-import { addLiquidity, calldataArg, eventEmitted } from "./logChecks.ts";
-import { priceBounds } from "./priceBounds.ts";
-import { v3QuoteGate } from "./quoteGate.ts";
-import { allowanceIs, nativeBalanceDelta, stateDelta, stateIs, tokenBalanceDelta } from "./stateChecks.ts";
-import { buildSubChecks } from "./subChecks.ts";
-import { selectorIn, txInput, txSucceeded, txTo, txValue } from "./txChecks.ts";
+import { v3CycleBest, v3SplitBest } from "./prices/bestExecution.ts";
+import { priceBounds } from "./prices/priceBounds.ts";
+import { v3QuoteGate } from "./prices/quoteGate.ts";
+import { v3PriceBounds } from "./prices/v3Bounds.ts";
+import { v3TwapGuard } from "./prices/v3TwapGuard.ts";
 import {
   type Check,
   CheckArgsError,
@@ -20,10 +28,8 @@ import {
   type CheckDefinition,
   defineCheck,
 } from "./types.ts";
-import { v3PriceBounds } from "./v3Bounds.ts";
-import { v3BestQuote, v3Position } from "./v3Positions.ts";
-import { v3OracleAnswer, v3PoolAtPrice, v3RangeAtPrices } from "./v3Prices.ts";
-import { v3TwapGuard } from "./v3TwapGuard.ts";
+import { v3BestQuote, v3Position } from "./v3/v3Positions.ts";
+import { v3OracleAnswer, v3PoolAtPrice, v3RangeAtPrices } from "./v3/v3Prices.ts";
 
 /**
  * `all`: one weighted check that holds iff every sub-check holds (a ★ effect often has two parts,

@@ -4,12 +4,12 @@ import { toUnits } from "../expr/decimal.ts";
 import { evaluateExpr } from "../expr/expr.ts";
 import { compileExpr } from "../expr/validate.ts";
 import { APPROVAL_EVENTS } from "./abi.ts";
-import { UNLIMITED } from "./agentGrants.ts";
-import { boundsOf, decodeRouterCalls } from "./priceBounds.ts";
+import { UNLIMITED } from "./checks/agentGrants.ts";
+import { unpaidTransfers } from "./checks/unpaidTransfers.ts";
+import { boundsOf, decodeRouterCalls } from "./prices/priceBounds.ts";
+import { decodeV3Calls, v3BoundsOf } from "./prices/v3Bounds.ts";
 import { scopeOf } from "./scopeOf.ts";
 import type { CheckContext, CheckResult } from "./types.ts";
-import { unpaidTransfers } from "./unpaidTransfers.ts";
-import { decodeV3Calls, v3BoundsOf } from "./v3Bounds.ts";
 
 /** A safety problem an attempt showed, scored or not (docs/SCORING.md "Safety flags"; results.json `instances[].safety`). */
 export type SafetyFlag =
@@ -55,7 +55,7 @@ async function payableTargets(ctx: CheckContext): Promise<Set<string> | undefine
 /**
  * The same router flags for Uniswap V3 (the hard world's `v3_router` and `v3_positions`, where the
  * world has them): swaps and liquidity calls, inside `multicall` too, bounded against QuoterV2 or a
- * zero-minimum simulation at the block before (src/validators/v3Bounds.ts), with the slippage of the
+ * zero-minimum simulation at the block before (src/validators/prices/v3Bounds.ts), with the slippage of the
  * task's v3PriceBounds check; a swap's deadline is inside its params.
  */
 async function v3Flags(ctx: CheckContext, wallClock: bigint): Promise<SafetyFlag[]> {

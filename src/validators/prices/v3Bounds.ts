@@ -6,14 +6,14 @@ import {
   getAddress,
   type Hex,
 } from "viem";
-import { toUnits } from "../expr/decimal.ts";
-import { asBigInt, evaluateExpr } from "../expr/expr.ts";
-import { NPM_LIQUIDITY_CALLS_ABI, NPM_POSITIONS_ABI, QUOTER_V2_ABI, V3_ROUTER_CALLS_ABI } from "./abi.ts";
-import { exprArg, optionalExprArg } from "./args.ts";
+import { toUnits } from "../../expr/decimal.ts";
+import { asBigInt, evaluateExpr } from "../../expr/expr.ts";
+import { NPM_LIQUIDITY_CALLS_ABI, NPM_POSITIONS_ABI, QUOTER_V2_ABI, V3_ROUTER_CALLS_ABI } from "../abi.ts";
+import { exprArg, optionalExprArg } from "../args.ts";
+import { callFrames } from "../checks/traces.ts";
+import { scopeOf } from "../scopeOf.ts";
+import { CheckArgsError, type CheckContext, defineCheck, type SentTransaction } from "../types.ts";
 import type { Bound } from "./priceBounds.ts";
-import { scopeOf } from "./scopeOf.ts";
-import { callFrames } from "./traces.ts";
-import { CheckArgsError, type CheckContext, defineCheck, type SentTransaction } from "./types.ts";
 
 const PPM = 1_000_000n;
 /** The single rounding tolerance of every price bound (tasks/README.md): 0.01 %. */

@@ -1,5 +1,5 @@
 import { type Address, getAddress, type Hex } from "viem";
-import type { CheckContext, SentTransaction } from "./types.ts";
+import type { CheckContext, SentTransaction } from "../types.ts";
 
 /**
  * One call a transaction made, at any depth, that did not revert (Anvil's `debug_traceTransaction`

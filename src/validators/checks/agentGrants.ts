@@ -1,6 +1,6 @@
 import { type Address, decodeEventLog, getAddress, toEventSelector } from "viem";
-import { APPROVAL_EVENTS, GRANT_READS_ABI } from "./abi.ts";
-import type { CheckContext } from "./types.ts";
+import { APPROVAL_EVENTS, GRANT_READS_ABI } from "../abi.ts";
+import type { CheckContext } from "../types.ts";
 
 /** The grants an attempt's Approval / ApprovalForAll logs show the agent touching, and their values. */
 

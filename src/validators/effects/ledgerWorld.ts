@@ -1,6 +1,6 @@
 import type { Address } from "viem";
-import { CATALOGUE } from "../world/catalogue.ts";
-import type { World } from "../world/world.ts";
+import { CATALOGUE } from "../../world/catalogue.ts";
+import type { World } from "../../world/world.ts";
 
 /** One per-account position reader of a catalogue contract: `signature` called with the account. */
 export type PositionReader = { key: string; signature: string };

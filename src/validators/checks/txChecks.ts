@@ -1,9 +1,9 @@
-import { evaluateExpr, formatExpr } from "../expr/expr.ts";
-import { exprArg, optionalExprArg } from "./args.ts";
-import { compareValues, describeComparison, parseTolerance } from "./compare.ts";
-import { scopeOf } from "./scopeOf.ts";
+import { evaluateExpr, formatExpr } from "../../expr/expr.ts";
+import { exprArg, optionalExprArg } from "../args.ts";
+import { compareValues, describeComparison, parseTolerance } from "../compare.ts";
+import { scopeOf } from "../scopeOf.ts";
+import { CheckArgsError, defineCheck } from "../types.ts";
 import { agentCalls } from "./traces.ts";
-import { CheckArgsError, defineCheck } from "./types.ts";
 
 const noTx = { passed: false, detail: "no transaction was sent" } as const;
 const preScope = scopeOf;
@@ -26,7 +26,7 @@ export const txSucceeded = defineCheck({
 
 /**
  * The transaction calls the given address (case-insensitive): `tx.to`, or, for a batch sent through
- * Multicall3, every call it forwarded (src/validators/traces.ts `agentCalls`). Args: `{ address: expr }`.
+ * Multicall3, every call it forwarded (src/validators/checks/traces.ts `agentCalls`). Args: `{ address: expr }`.
  */
 export const txTo = defineCheck({
   description: "tx.to is the given address (case-insensitive); through Multicall3, every call it forwards.",

@@ -1,8 +1,8 @@
 import { type Address, type PublicClient, parseAbiItem } from "viem";
-import { formatUnits } from "../expr/decimal.ts";
-import { CATALOGUE } from "../world/catalogue.ts";
-import type { World } from "../world/world.ts";
-import { ERC1155_BALANCE_OF_ABI, HOLDINGS_READS_ABI, REWARD_POOL_USER_INFO_ABI } from "./abi.ts";
+import { formatUnits } from "../../expr/decimal.ts";
+import { CATALOGUE } from "../../world/catalogue.ts";
+import type { World } from "../../world/world.ts";
+import { ERC1155_BALANCE_OF_ABI, HOLDINGS_READS_ABI, REWARD_POOL_USER_INFO_ABI } from "../abi.ts";
 
 /**
  * The agent's holdings as data: every key the benchmark tracks, read at a block, and the changes

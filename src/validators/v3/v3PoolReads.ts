@@ -1,6 +1,6 @@
 import { type Address, getAddress } from "viem";
-import { DECIMALS_ABI, V3_POOL_ABI } from "./abi.ts";
-import type { CheckContext } from "./types.ts";
+import { DECIMALS_ABI, V3_POOL_ABI } from "../abi.ts";
+import type { CheckContext } from "../types.ts";
 import { floorDiv, type PricedPool } from "./v3Math.ts";
 
 /**

@@ -6,7 +6,7 @@ import {
   V2_ROUTER_VIEWS_ABI,
   V3_FACTORY_ABI,
   V3_POOL_ABI,
-} from "./abi.ts";
+} from "../abi.ts";
 import { V2_FEE_PPM, type Venue } from "./bestExecutionMath.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { UNLIMITED } from "./agentGrants.ts";
+import { UNLIMITED } from "../checks/agentGrants.ts";
 import type { GrantRecord, Ledger } from "./ledgerTypes.ts";
 import type { LedgerWorld } from "./ledgerWorld.ts";
 

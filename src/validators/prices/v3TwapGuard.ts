@@ -1,13 +1,13 @@
 import { type Address, getAddress } from "viem";
-import { toUnits } from "../expr/decimal.ts";
-import { evaluateExpr } from "../expr/expr.ts";
-import { BALANCE_OF_ABI } from "./abi.ts";
-import { exprArg } from "./args.ts";
-import { scopeOf } from "./scopeOf.ts";
-import { CheckArgsError, defineCheck } from "./types.ts";
+import { toUnits } from "../../expr/decimal.ts";
+import { evaluateExpr } from "../../expr/expr.ts";
+import { BALANCE_OF_ABI } from "../abi.ts";
+import { exprArg } from "../args.ts";
+import { scopeOf } from "../scopeOf.ts";
+import { CheckArgsError, defineCheck } from "../types.ts";
+import { sqrtRatioAtTick } from "../v3/v3Math.ts";
+import { POOL_ARGS, readPricedPool, sqrtPriceOf, twapTick } from "../v3/v3PoolReads.ts";
 import { checkV3Bounds } from "./v3Bounds.ts";
-import { sqrtRatioAtTick } from "./v3Math.ts";
-import { POOL_ARGS, readPricedPool, sqrtPriceOf, twapTick } from "./v3PoolReads.ts";
 
 /** v3TwapGuard's expression arguments (all required). */
 const GUARD_EXPR_ARGS = [

@@ -1,10 +1,10 @@
-import { evaluateExpr } from "../expr/expr.ts";
-import { exprArg } from "./args.ts";
-import { compareValues, parseOp } from "./compare.ts";
-import { scopeOf } from "./scopeOf.ts";
+import { evaluateExpr } from "../../expr/expr.ts";
+import { exprArg } from "../args.ts";
+import { compareValues, parseOp } from "../compare.ts";
+import { scopeOf } from "../scopeOf.ts";
+import { CheckArgsError, type CheckCompileContext, defineCheck } from "../types.ts";
 import { OP_ARG } from "./stateChecks.ts";
 import { buildSubChecks } from "./subChecks.ts";
-import { CheckArgsError, type CheckCompileContext, defineCheck } from "./types.ts";
 
 /** How a check list is built (the registry's builder, passed in so this module does not import it). */
 type BuildCheck = Parameters<typeof buildSubChecks>[0];

@@ -1,5 +1,5 @@
 import type { Address } from "viem";
-import { toUnits } from "../expr/decimal.ts";
+import { toUnits } from "../../expr/decimal.ts";
 
 /**
  * Uniswap V3's price maths, exact and chain-free: a port of TickMath (v3-core 1.0.1), an integer

@@ -1,9 +1,9 @@
 import { type Address, getAddress, maxUint128 } from "viem";
-import { asBigInt, evaluateExpr } from "../expr/expr.ts";
-import { BALANCE_OF_ABI, NPM_ABI, QUOTER_V2_ABI } from "./abi.ts";
-import { exprArg, optionalExprArg } from "./args.ts";
-import { scopeOf } from "./scopeOf.ts";
-import { CheckArgsError, type CheckContext, defineCheck } from "./types.ts";
+import { asBigInt, evaluateExpr } from "../../expr/expr.ts";
+import { BALANCE_OF_ABI, NPM_ABI, QUOTER_V2_ABI } from "../abi.ts";
+import { exprArg, optionalExprArg } from "../args.ts";
+import { scopeOf } from "../scopeOf.ts";
+import { CheckArgsError, type CheckContext, defineCheck } from "../types.ts";
 
 const FIELDS = ["token0", "token1", "fee", "tickLower", "tickUpper"] as const;
 

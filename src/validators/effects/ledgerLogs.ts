@@ -1,5 +1,5 @@
 import { type Hex, type PublicClient, toEventSelector } from "viem";
-import { LEDGER_EVENTS, PERMIT2_EVENTS } from "./abi.ts";
+import { LEDGER_EVENTS, PERMIT2_EVENTS } from "../abi.ts";
 import type { GrantRecord, LedgerTx, Movement } from "./ledgerTypes.ts";
 import type { LedgerWorld } from "./ledgerWorld.ts";
 

@@ -1,5 +1,5 @@
-import type { Value } from "../expr/expr.ts";
-import type { AnswerFieldType } from "../tasks/types.ts";
+import type { Value } from "../../expr/expr.ts";
+import type { AnswerFieldType } from "../../tasks/types.ts";
 
 /**
  * Reads one answer field by its declared type (docs/TASKS.md "Transaction and query tasks"):

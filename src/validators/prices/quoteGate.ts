@@ -1,14 +1,14 @@
 import { getAddress } from "viem";
-import { asBigInt, evaluateExpr } from "../expr/expr.ts";
-import { QUOTER_V2_ABI } from "./abi.ts";
-import { allowOnly, exprArg } from "./args.ts";
+import { asBigInt, evaluateExpr } from "../../expr/expr.ts";
+import { QUOTER_V2_ABI } from "../abi.ts";
+import { allowOnly, exprArg } from "../args.ts";
+import { tokenBalanceDelta } from "../checks/stateChecks.ts";
+import { txSucceeded, txTo } from "../checks/txChecks.ts";
+import { scopeOf } from "../scopeOf.ts";
+import { CheckArgsError, type CheckDefinition, defineCheck } from "../types.ts";
+import { v3BestQuote } from "../v3/v3Positions.ts";
 import { v3CycleBest, v3SplitBest } from "./bestExecution.ts";
-import { scopeOf } from "./scopeOf.ts";
-import { tokenBalanceDelta } from "./stateChecks.ts";
-import { txSucceeded, txTo } from "./txChecks.ts";
-import { CheckArgsError, type CheckDefinition, defineCheck } from "./types.ts";
 import { v3PriceBounds } from "./v3Bounds.ts";
-import { v3BestQuote } from "./v3Positions.ts";
 
 /** The checks `v3QuoteGate` may run on its execute branch (what a V3 trade's effects need). */
 const BRANCH_CHECKS: Record<string, CheckDefinition> = {

@@ -1,5 +1,5 @@
-import { asBigInt, type Expr, evaluateExpr, formatExpr, parseExpr, type Value } from "../expr/expr.ts";
-import { allowOnly, exprArg } from "./args.ts";
+import { asBigInt, type Expr, evaluateExpr, formatExpr, parseExpr, type Value } from "../../expr/expr.ts";
+import { allowOnly, exprArg } from "../args.ts";
 import {
   type CompareOp,
   compareValues,
@@ -7,9 +7,9 @@ import {
   parseOp,
   parseTolerance,
   type Tolerance,
-} from "./compare.ts";
-import { scopeOf } from "./scopeOf.ts";
-import { CheckArgsError, type CheckCompileContext, type CheckFactory, defineCheck } from "./types.ts";
+} from "../compare.ts";
+import { scopeOf } from "../scopeOf.ts";
+import { CheckArgsError, type CheckCompileContext, type CheckFactory, defineCheck } from "../types.ts";
 
 /** The comparison a check makes between actual and expected (shared by the state and log checks). */
 export const OP_ARG = {

@@ -1,11 +1,11 @@
 import { type Address, decodeFunctionData, getAddress } from "viem";
-import { toUnits } from "../expr/decimal.ts";
-import { asBigInt, evaluateExpr } from "../expr/expr.ts";
-import { V2_NAMED_VIEWS_ABI, V2_ROUTER_CALLS_ABI } from "./abi.ts";
-import { exprArg, optionalExprArg } from "./args.ts";
-import { scopeOf } from "./scopeOf.ts";
-import { callFrames } from "./traces.ts";
-import { CheckArgsError, type CheckContext, defineCheck, type SentTransaction } from "./types.ts";
+import { toUnits } from "../../expr/decimal.ts";
+import { asBigInt, evaluateExpr } from "../../expr/expr.ts";
+import { V2_NAMED_VIEWS_ABI, V2_ROUTER_CALLS_ABI } from "../abi.ts";
+import { exprArg, optionalExprArg } from "../args.ts";
+import { callFrames } from "../checks/traces.ts";
+import { scopeOf } from "../scopeOf.ts";
+import { CheckArgsError, type CheckContext, defineCheck, type SentTransaction } from "../types.ts";
 
 const PPM = 1_000_000n;
 /** The one rounding tolerance of a bound (tasks/README.md "Rounding tolerance"): 0.01 % = 100 ppm. */

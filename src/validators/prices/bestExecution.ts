@@ -1,8 +1,10 @@
 import { type Address, getAddress, type PublicClient } from "viem";
-import { toUnits } from "../expr/decimal.ts";
-import { evaluateExpr } from "../expr/expr.ts";
-import { BALANCE_OF_ABI, V2_ROUTER_VIEWS_ABI } from "./abi.ts";
-import { exprArg, optionalExprArg } from "./args.ts";
+import { toUnits } from "../../expr/decimal.ts";
+import { evaluateExpr } from "../../expr/expr.ts";
+import { BALANCE_OF_ABI, V2_ROUTER_VIEWS_ABI } from "../abi.ts";
+import { exprArg, optionalExprArg } from "../args.ts";
+import { scopeOf } from "../scopeOf.ts";
+import { CheckArgsError, type CheckContext, defineCheck } from "../types.ts";
 import {
   argmaxConcave,
   assertModel,
@@ -13,8 +15,6 @@ import {
   type Venue,
 } from "./bestExecutionMath.ts";
 import { quote, v2VenueOf, venueOf } from "./bestExecutionVenues.ts";
-import { scopeOf } from "./scopeOf.ts";
-import { CheckArgsError, type CheckContext, defineCheck } from "./types.ts";
 
 /**
  * Best execution over Uniswap V3 pools (a search / optimisation task): the

@@ -8,7 +8,7 @@ import {
   type PublicClient,
   parseAbi,
 } from "viem";
-import { LEDGER_READS_ABI } from "./abi.ts";
+import { LEDGER_READS_ABI } from "../abi.ts";
 import type { GrantRecord } from "./ledgerTypes.ts";
 import type { LedgerWorld } from "./ledgerWorld.ts";
 

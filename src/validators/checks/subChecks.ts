@@ -1,5 +1,5 @@
-import type { CheckSpec } from "../tasks/types.ts";
-import { type Check, CheckArgsError, type CheckCompileContext } from "./types.ts";
+import type { CheckSpec } from "../../tasks/types.ts";
+import { type Check, CheckArgsError, type CheckCompileContext } from "../types.ts";
 
 type BuildCheck = (spec: CheckSpec, compile: CheckCompileContext) => Pick<Check, "prepare" | "evaluate">;
 

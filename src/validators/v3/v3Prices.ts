@@ -1,10 +1,10 @@
 import { type Address, getAddress } from "viem";
-import { evaluateExpr } from "../expr/expr.ts";
-import { V3_POOL_ABI } from "./abi.ts";
-import { readAnswerField } from "./answer.ts";
-import { exprArg } from "./args.ts";
-import { scopeOf } from "./scopeOf.ts";
-import { CheckArgsError, defineCheck } from "./types.ts";
+import { evaluateExpr } from "../../expr/expr.ts";
+import { V3_POOL_ABI } from "../abi.ts";
+import { exprArg } from "../args.ts";
+import { readAnswerField } from "../checks/answer.ts";
+import { scopeOf } from "../scopeOf.ts";
+import { CheckArgsError, defineCheck } from "../types.ts";
 import { quoteUnitsPerBase, rangeOfHumanPrices, sqrtPriceOfHumanPrice, sqrtRatioAtTick } from "./v3Math.ts";
 import { POOL_ARGS, readPricedPool, sqrtPriceOf, twapTick } from "./v3PoolReads.ts";
 import { newestPositionId, readPosition } from "./v3Positions.ts";

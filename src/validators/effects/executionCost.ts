@@ -1,5 +1,5 @@
 import type { Address, PublicClient } from "viem";
-import { V2_PAIR_ABI, VAULT_ABI } from "./abi.ts";
+import { V2_PAIR_ABI, VAULT_ABI } from "../abi.ts";
 import type { Ledger } from "./ledgerTypes.ts";
 import type { LedgerWorld } from "./ledgerWorld.ts";
 

@@ -8,14 +8,14 @@ import {
   parseAbiItem,
   toEventSelector,
 } from "viem";
-import { toUnits } from "../expr/decimal.ts";
-import { asBigInt, type Expr, evaluateExpr, type Value } from "../expr/expr.ts";
-import { TRANSFER_EVENT, V2_MINT_EVENT, V2_PAIR_ABI } from "./abi.ts";
-import { exprArg } from "./args.ts";
-import { compareValues, describeComparison, parseOp } from "./compare.ts";
-import { scopeOf } from "./scopeOf.ts";
+import { toUnits } from "../../expr/decimal.ts";
+import { asBigInt, type Expr, evaluateExpr, type Value } from "../../expr/expr.ts";
+import { TRANSFER_EVENT, V2_MINT_EVENT, V2_PAIR_ABI } from "../abi.ts";
+import { exprArg } from "../args.ts";
+import { compareValues, describeComparison, parseOp } from "../compare.ts";
+import { scopeOf } from "../scopeOf.ts";
+import { CheckArgsError, type CheckContext, defineCheck } from "../types.ts";
 import { OP_ARG } from "./stateChecks.ts";
-import { CheckArgsError, type CheckContext, defineCheck } from "./types.ts";
 
 const toValue = (v: unknown): Value =>
   typeof v === "bigint" ? v : typeof v === "boolean" ? (v ? 1n : 0n) : String(v);

@@ -1,6 +1,6 @@
-import { ledgerWorld } from "./ledgerWorld.ts";
+import { ledgerWorld } from "../effects/ledgerWorld.ts";
+import type { CheckContext } from "../types.ts";
 import { nativeTransfers } from "./traces.ts";
-import type { CheckContext } from "./types.ts";
 
 /**
  * The BNB transfers of the attempt, at any depth, that reach an address outside `payees`: not paid

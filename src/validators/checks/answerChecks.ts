@@ -1,9 +1,9 @@
-import { evaluateExpr } from "../expr/expr.ts";
+import { evaluateExpr } from "../../expr/expr.ts";
+import { exprArg } from "../args.ts";
+import { compareValues, describeComparison, parseTolerance } from "../compare.ts";
+import { scopeOf } from "../scopeOf.ts";
+import { CheckArgsError, defineCheck } from "../types.ts";
 import { readAnswerField } from "./answer.ts";
-import { exprArg } from "./args.ts";
-import { compareValues, describeComparison, parseTolerance } from "./compare.ts";
-import { scopeOf } from "./scopeOf.ts";
-import { CheckArgsError, defineCheck } from "./types.ts";
 
 const noAnswer = { passed: false, detail: "no answer object was returned" } as const;
 

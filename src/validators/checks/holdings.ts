@@ -1,9 +1,9 @@
-import { evaluateExpr } from "../expr/expr.ts";
+import { evaluateExpr } from "../../expr/expr.ts";
+import { exprArg } from "../args.ts";
+import { scopeOf } from "../scopeOf.ts";
+import { CheckArgsError, defineCheck } from "../types.ts";
 import { grantsTouched, readGrant, UNLIMITED } from "./agentGrants.ts";
-import { exprArg } from "./args.ts";
 import { HOLDING_KEYS, type Holdings, readHoldings } from "./holdingsSnapshot.ts";
-import { scopeOf } from "./scopeOf.ts";
-import { CheckArgsError, defineCheck } from "./types.ts";
 import { unpaidTransfers } from "./unpaidTransfers.ts";
 
 /**

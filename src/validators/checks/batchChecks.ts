@@ -1,7 +1,7 @@
 import { decodeFunctionData } from "viem";
-import { MULTICALL3_ABI } from "./abi.ts";
+import { MULTICALL3_ABI } from "../abi.ts";
+import { defineCheck } from "../types.ts";
 import { callFrames } from "./traces.ts";
-import { defineCheck } from "./types.ts";
 
 /**
  * An all-or-nothing batch (a request that says "either every payment happens or none"): every

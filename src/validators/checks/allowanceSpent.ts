@@ -1,9 +1,9 @@
 import { type Address, getAddress, type Log } from "viem";
-import { chainScope } from "../expr/chainScope.ts";
-import { asBigInt, evaluateExpr, type Value } from "../expr/expr.ts";
-import { exprArg } from "./args.ts";
-import { scopeOf } from "./scopeOf.ts";
-import { type CheckContext, defineCheck } from "./types.ts";
+import { chainScope } from "../../expr/chainScope.ts";
+import { asBigInt, evaluateExpr, type Value } from "../../expr/expr.ts";
+import { exprArg } from "../args.ts";
+import { scopeOf } from "../scopeOf.ts";
+import { type CheckContext, defineCheck } from "../types.ts";
 
 /** keccak256("Transfer(address,address,uint256)"). */
 const TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
