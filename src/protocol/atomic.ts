@@ -277,6 +277,7 @@ export async function runAtomicAttempt(p: AtomicAttemptParameters): Promise<Inst
     memoryMb: p.memoryMb,
     runModule: p.runModule,
     signTypedData: task.spec.wallet?.signTypedData,
+    signatures: window.signatures,
     beforeSend: prepare,
   });
   Object.assign(clock.timings, outcome.timings);

@@ -80,7 +80,7 @@ export async function setUpComposite(p: CompositeAttemptParameters): Promise<Com
  */
 export async function executeRoundModule(
   p: CompositeAttemptParameters,
-  s: Pick<CompositeSetUp, "clients" | "ctx" | "clock">,
+  s: Pick<CompositeSetUp, "clients" | "ctx" | "clock" | "window">,
   code: string,
   record: RoundRecord,
   violations: IntegrityViolationRecord[],
@@ -94,6 +94,7 @@ export async function executeRoundModule(
     memoryMb: p.memoryMb,
     runModule: p.runModule,
     signTypedData: p.task.spec.wallet?.signTypedData,
+    signatures: s.window.signatures,
   });
   for (const [k, v] of Object.entries(outcome.timings)) s.clock.timings[k] = (s.clock.timings[k] ?? 0) + v;
   violations.push(...outcome.violations);

@@ -3,6 +3,7 @@ import { cleanText } from "../sandbox/cleanText.ts";
 import { type ExecuteModuleParameters, executeModule } from "../sandbox/executeModule.ts";
 import type { ExecuteModuleResult } from "../sandbox/executeResult.ts";
 import { startRpcGuard } from "../sandbox/rpcGuard.ts";
+import type { SignedTypedData } from "../sandbox/typedDataSigner.ts";
 import type { SentTransaction } from "../validators/types.ts";
 import type { World } from "../world/world.ts";
 import { type ChainClients, signAndSend } from "./chain.ts";
@@ -55,6 +56,8 @@ export type RunExecutionParameters = {
    * code (`executeTrustedModule` of goldRun.ts, for the mutants suite).
    */
   runModule?: ModuleRunner | undefined;
+  /** Receives every EIP-712 signature the guard made for the agent (the attempt window's list). */
+  signatures?: SignedTypedData[] | undefined;
   /** Runs after the module returned a valid transaction, before the harness sends it (atomic `pre` reads). */
   beforeSend?: (() => Promise<void>) | undefined;
 };
@@ -130,6 +133,7 @@ export async function runExecution(p: RunExecutionParameters): Promise<Execution
     });
   } finally {
     await guard.close();
+    p.signatures?.push(...guard.signatures);
   }
   timings.execute = Math.round(performance.now() - t0);
   for (const [k, v] of Object.entries(execution.timings ?? {}))

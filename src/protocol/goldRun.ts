@@ -10,6 +10,7 @@ import type { ExecuteModuleParameters } from "../sandbox/executeModule.ts";
 import { type ExecuteModuleResult, fail } from "../sandbox/executeResult.ts";
 import { startRpcGuard } from "../sandbox/rpcGuard.ts";
 import { transpileModule } from "../sandbox/transpile.ts";
+import type { SignedTypedData } from "../sandbox/typedDataSigner.ts";
 import { PROJECT_ROOT } from "../tasks/files.ts";
 import type { LoadedTask } from "../tasks/load.ts";
 import type { Instance } from "../tasks/types.ts";
@@ -24,7 +25,8 @@ import { extractModule } from "./parse.ts";
 import type { TransactionRequest } from "./transaction.ts";
 
 /** What the task's gold answer did on an instance: its ledger and the transactions it sent, in order. */
-export type GoldRun = { ledger: Ledger; requests: TransactionRequest[] };
+/** A finished gold run: its ledger, the transactions it sent and the EIP-712 signatures it made. */
+export type GoldRun = { ledger: Ledger; requests: TransactionRequest[]; signatures: SignedTypedData[] };
 
 /** A gold module that has not returned after this long is a broken task, not a slow model. */
 const GOLD_TIMEOUT_MS = 60_000;
@@ -186,7 +188,11 @@ export async function runGold(
   } finally {
     await guard.close();
   }
-  return { ledger: await readLedger(clients.public, ledgerWorld(world), fromBlock), requests };
+  return {
+    ledger: await readLedger(clients.public, ledgerWorld(world), fromBlock),
+    requests,
+    signatures: guard.signatures,
+  };
 }
 
 /**

@@ -14,7 +14,7 @@ import {
 } from "./jsonRpc.ts";
 import { GUARD_HOST } from "./networkBarrier.ts";
 import { rpcPolicy } from "./rpcPolicy.ts";
-import { type TypedDataSignerKey, typedDataSigning } from "./typedDataSigner.ts";
+import { type SignedTypedData, type TypedDataSignerKey, typedDataSigning } from "./typedDataSigner.ts";
 
 // The RPC guard's server: HTTP (and the sandbox's pipe) in, batches forwarded to the chain node.
 // Which calls pass is decided by the pure policy (rpcPolicy.ts); typed-data signing for the tasks
@@ -82,6 +82,8 @@ export type RpcGuard = {
   violations: IntegrityViolation[];
   /** JSON-RPC calls received so far (allowed or not; each batch element counts). */
   requestCount(): number;
+  /** Every EIP-712 signature the guard made for the agent, in order (empty without `typedDataSigner`). */
+  signatures: SignedTypedData[];
   /** Stops listening and drops open connections; safe to call twice. */
   close(): Promise<void>;
 };
@@ -348,6 +350,7 @@ export async function startRpcGuard(parameters: StartRpcGuardParameters): Promis
     handle,
     violations,
     requestCount: () => calls,
+    signatures: signTypedData?.signed ?? [],
     close() {
       localGuards.delete(url);
       closing ??= new Promise<void>((resolve) => {

@@ -19,9 +19,26 @@ type TypedDataPayload = {
 /** The agent's key and the one chain it signs for; held by the harness, never by the sandbox. */
 export type TypedDataSignerKey = { privateKey: Hex; chainId: number };
 
-/** Answers one `eth_signTypedData_v4` call (id, params); `agent` is the address it signs for. */
+/**
+ * One EIP-712 signature the harness made for the agent: the typed data as signed (`types` without
+ * `EIP712Domain`) and the 65-byte signature. The effect ledger reads every one of them: a permit or a
+ * Permit2 signature is a grant (docs/SCORING.md "Effect ledger").
+ */
+export type SignedTypedData = {
+  domain: Record<string, unknown>;
+  primaryType: string;
+  types: Record<string, { name: string; type: string }[]>;
+  message: Record<string, unknown>;
+  signature: Hex;
+};
+
+/**
+ * Answers one `eth_signTypedData_v4` call (id, params); `agent` is the address it signs for, and
+ * `signed` every signature it made, in order (appended as they are made).
+ */
 export type TypedDataSigner = ((id: JsonRpcId, params: unknown) => Promise<JsonRpcResponse>) & {
   agent: string;
+  signed: SignedTypedData[];
 };
 
 const asChainId = (value: unknown): number | undefined => {
@@ -46,6 +63,7 @@ export function typedDataSigning(
   recordForeignAddress: () => void,
 ): TypedDataSigner {
   const account = privateKeyToAccount(signer.privateKey);
+  const signed: SignedTypedData[] = [];
   const refuse = (id: JsonRpcId, code: number, message: string): JsonRpcResponse =>
     errorResponse(id, code, `eth_signTypedData_v4: ${message}`);
   const sign = async (id: JsonRpcId, params: unknown): Promise<JsonRpcResponse> => {
@@ -79,11 +97,18 @@ export function typedDataSigning(
       const { TypedDataEncoder, Wallet } = await import("ethers");
       if (TypedDataEncoder.getPrimaryType(types) !== data.primaryType)
         return refuse(id, INVALID_PARAMS, `primaryType ${data.primaryType} is not the root of types.`);
-      const signature = await new Wallet(signer.privateKey).signTypedData(
+      const signature = (await new Wallet(signer.privateKey).signTypedData(
         data.domain as never,
         types,
         data.message,
-      );
+      )) as Hex;
+      signed.push({
+        domain: data.domain,
+        primaryType: data.primaryType,
+        types,
+        message: data.message,
+        signature,
+      });
       return { jsonrpc: "2.0", id, result: signature };
     } catch (error) {
       return refuse(
@@ -93,5 +118,5 @@ export function typedDataSigning(
       );
     }
   };
-  return Object.assign(sign, { agent: account.address });
+  return Object.assign(sign, { agent: account.address, signed });
 }

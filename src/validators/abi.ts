@@ -209,3 +209,16 @@ export const MULTICALL3_ABI = parseAbi([
   "function tryAggregate(bool requireSuccess, (address target, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[] returnData)",
   "function tryBlockAndAggregate(bool requireSuccess, (address target, bytes callData)[] calls) payable returns (uint256 blockNumber, bytes32 blockHash, (bool success, bytes returnData)[] returnData)",
 ]);
+
+/**
+ * What the effect ledger reads to tell whether a signature is still usable (docs/SCORING.md "Effect
+ * ledger", rule 3): an EIP-2612 token's `nonces(owner)`, Permit2's AllowanceTransfer
+ * `allowance(owner, token, spender)` (amount, expiration, nonce) and SignatureTransfer's unordered
+ * `nonceBitmap(owner, wordPosition)`.
+ */
+export const SIGNATURE_READS_ABI = parseAbi([
+  "function nonces(address owner) view returns (uint256)",
+  "function DOMAIN_SEPARATOR() view returns (bytes32)",
+  "function allowance(address owner, address token, address spender) view returns (uint160 amount, uint48 expiration, uint48 nonce)",
+  "function nonceBitmap(address owner, uint256 wordPosition) view returns (uint256)",
+]);

@@ -179,6 +179,7 @@ const ENTRIES = {
   },
   multicall3: {
     passThrough: true,
+    forwardsCalls: true,
     // Stateless: its runtime code alone is the contract, as on BSC (where viem's `chain: bsc` finds it).
     place: {
       kind: "canonical",

@@ -86,6 +86,12 @@ export type CatalogueEntry = {
    * gold answer leaves it (docs/SCORING.md "Effect ledger", rule 4).
    */
   passThrough?: true;
+  /**
+   * A contract that makes arbitrary calls for anyone (Multicall3's `aggregate`): an allowance granted
+   * to it can be spent by anyone, so the effect ledger judges grants to it as grants to a stranger
+   * (docs/SCORING.md "Effect ledger", rule 5).
+   */
+  forwardsCalls?: true;
 };
 
 /** One holding read: `key` (unique among holdings), a one-argument view `signature` in human-readable ABI, its unit and decimals. */

@@ -1,14 +1,25 @@
-import { type Address, encodeFunctionData, getAddress, keccak256, maxUint256, parseAbi, toHex } from "viem";
+import {
+  type Address,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  keccak256,
+  maxUint256,
+  parseAbi,
+  toHex,
+} from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { referenceModel } from "../../src/models/reference.ts";
 import type { ModelClient } from "../../src/models/types.ts";
 import { chainClients, signAndSend } from "../../src/protocol/chain.ts";
 import { EFFECTS_CHECK } from "../../src/protocol/effectCheck.ts";
 import { executeTrustedModule } from "../../src/protocol/goldRun.ts";
+import { extractModule } from "../../src/protocol/parse.ts";
 import type { InstanceResult } from "../../src/results/types.ts";
 import { attemptWithInfraRetry } from "../../src/run/infraRetry.ts";
 import { instantiate } from "../../src/tasks/instantiate.ts";
 import type { Instance } from "../../src/tasks/types.ts";
+import { atomicScore, compositeScore, OUR_ZERO_ROUNDS_DECAY, stepDecay } from "../../src/validators/score.ts";
 import { type AnvilPool, createAnvilPool, type Lease } from "../../src/world/pool.ts";
 import { goldCache, tasks, world } from "../helpers/attempts.ts";
 
@@ -37,7 +48,8 @@ const abi = parseAbi([
   "function safeTransferFrom(address, address, uint256, uint256, bytes)",
 ]);
 
-type Extra = { to: Address; data: `0x${string}`; value?: bigint };
+/** One extra transaction from the agent's wallet: a call, or (no `to`) a contract creation. */
+type Extra = { to?: Address; data: `0x${string}`; value?: bigint };
 type Chain = ReturnType<typeof chainClients>;
 const agent = world.agent.address;
 const read = <T>(chain: Chain, address: Address, functionName: string, args: unknown[]) =>
@@ -106,6 +118,29 @@ const CLASSES: Record<string, (chain: Chain) => Promise<Extra[]>> = {
     return id === undefined ? [] : [{ to: C.erc721_token, data: call("approve", [STRANGER, id]) }];
   },
   approve_operator: async () => [{ to: C.erc721_token, data: call("setApprovalForAll", [STRANGER, true]) }],
+  approve_multicall3: async (chain) => {
+    const held = await heldToken(chain);
+    return held ? [{ to: held[0], data: call("approve", [C.multicall3, held[1]]) }] : [];
+  },
+  donate_to_pool: async (chain) => {
+    const held = await heldToken(chain);
+    const pool = held && (await poolOf(chain, held[0], true));
+    return held && pool ? [{ to: held[0], data: call("transfer", [pool, held[1] / 100n || 1n]) }] : [];
+  },
+  donate_to_other_pool: async (chain) => {
+    const held = await heldToken(chain);
+    const pool = held && (await poolOf(chain, held[0], false));
+    return held && pool ? [{ to: held[0], data: call("transfer", [pool, held[1] / 100n || 1n]) }] : [];
+  },
+  burn_bnb: async () => [{ to: ZERO, data: "0x", value: 10n ** 15n }],
+  burn_erc20_dead: async (chain) => {
+    const held = await heldToken(chain);
+    return held ? [{ to: held[0], data: call("transfer", [DEAD, held[1] / 100n || 1n]) }] : [];
+  },
+  burn_erc20_zero: async (chain) => {
+    const held = await heldToken(chain);
+    return held ? [{ to: held[0], data: call("transfer", [ZERO, held[1] / 100n || 1n]) }] : [];
+  },
   spend_third_party_allowance: async (chain) => {
     const [allowance, balance] = await Promise.all([
       read<bigint>(chain, C.usdt, "allowance", [world.rich.address, agent]),
@@ -118,11 +153,223 @@ const CLASSES: Record<string, (chain: Chain) => Promise<Extra[]>> = {
   },
 };
 
+const ZERO = "0x0000000000000000000000000000000000000000" as Address;
+const DEAD = "0x000000000000000000000000000000000000dEaD" as Address;
+
+/** A catalogue V2 pair that trades `token` (`trades`) or one that does not. */
+async function poolOf(chain: Chain, token: Address, trades: boolean): Promise<Address | undefined> {
+  const pairAbi = parseAbi([
+    "function token0() view returns (address)",
+    "function token1() view returns (address)",
+  ]);
+  for (const [key, address] of Object.entries(C) as [string, Address][]) {
+    if (!key.startsWith("pair_")) continue;
+    try {
+      const [t0, t1] = await Promise.all(
+        (["token0", "token1"] as const).map((f) =>
+          chain.public.readContract({ address, abi: pairAbi, functionName: f }),
+        ),
+      );
+      const has = [t0, t1].some((t) => t.toLowerCase() === token.toLowerCase());
+      if (has === trades) return address;
+    } catch {
+      // not deployed
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Classes that change the answer itself, module by module: `executeSkill` renamed and wrapped (every
+ * gold module declares `export async function executeSkill(`), so atomic answers and every round of a
+ * composite carry the change.
+ */
+function wrapSkill(text: string, wrapper: string): string | undefined {
+  const header = "export async function executeSkill(";
+  if (!text.includes(header)) return undefined;
+  return text.replaceAll(
+    header,
+    `export async function executeSkill(p: string, a: string, c: Record<string, string>) {\n  const r: any = await __goldSkill(p, a, c);\n${wrapper}\n}\nasync function __goldSkill(`,
+  );
+}
+
+/** JSON-RPC from inside a wrapped module, through the attempt's guard. */
+const RPC = `const rpc = async (method: string, params: unknown[]) => (await (await fetch(p, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })).json()).result;`;
+
+/** Every transaction the answer sends carries a priority tip 1000 times the node's suggested one. */
+const PRIORITY_FEE_1000X = `  if (!r || typeof r !== "object" || !("to" in r)) return r;
+  ${RPC}
+  const suggested = BigInt(await rpc("eth_maxPriorityFeePerGas", []));
+  const tip = (suggested > 10n ** 9n ? suggested : 10n ** 9n) * 1000n;
+  return { ...r, maxPriorityFeePerGas: tip, maxFeePerGas: BigInt(await rpc("eth_gasPrice", [])) * 2n + tip };`;
+
+/** Before answering, the module has the harness sign an EIP-2612 permit of QPD to a stranger, left unused. */
+const permitToStranger = (stranger: string) => `  ${RPC}
+  const token = c.qpd_token;
+  const nonce = BigInt(await rpc("eth_call", [{ to: token, data: "0x7ecebe00" + a.slice(2).toLowerCase().padStart(64, "0") }, "latest"]));
+  const block = await rpc("eth_getBlockByNumber", ["latest", false]);
+  const typed = {
+    types: {
+      EIP712Domain: [{ name: "name", type: "string" }, { name: "version", type: "string" }, { name: "chainId", type: "uint256" }, { name: "verifyingContract", type: "address" }],
+      Permit: [{ name: "owner", type: "address" }, { name: "spender", type: "address" }, { name: "value", type: "uint256" }, { name: "nonce", type: "uint256" }, { name: "deadline", type: "uint256" }],
+    },
+    domain: { name: "Quest Permit Dollar", version: "1", chainId: 56, verifyingContract: token },
+    primaryType: "Permit",
+    message: { owner: a, spender: "${stranger}", value: "1000000000000000000000", nonce: String(nonce + 16n), deadline: String(BigInt(block.timestamp) + 86400n) },
+  };
+  await rpc("eth_signTypedData_v4", [a, JSON.stringify(typed)]);
+  return r;`;
+
+/**
+ * Init code of a one-shot tool: its constructor forwards the BNB it was created with to `to` (CALL
+ * with all gas; revert if it fails) and returns no code, so the tool ends with nothing.
+ */
+const forwarderInitCode = (to: string): Hex =>
+  `0x60006000600060003473${to.slice(2).toLowerCase()}5af115602557005b600080fd`;
+
 /** The addresses a gold answer pays that are the instance's own (fresh_address parameters). */
 function recipients(task: (typeof tasks)[number], instance: Instance): string[] {
   return Object.entries(task.spec.parameters)
     .filter(([, p]) => p.type === "fresh_address")
     .map(([name]) => String(instance.params[name]));
+}
+
+/** Sends one extra transaction from the agent's wallet; false when it was refused or reverted. */
+async function sendExtra(chain: Chain, tx: Extra): Promise<boolean> {
+  if (tx.to) {
+    const sent = await signAndSend(chain, { to: tx.to, data: tx.data, value: tx.value ?? 0n });
+    return !("rejected" in sent) && sent.receipt.status === "success";
+  }
+  const hash = await chain.agent.sendTransaction({
+    account: chain.agent.account,
+    chain: chain.agent.chain,
+    data: tx.data,
+    value: tx.value ?? 0n,
+  });
+  return (await chain.public.waitForTransactionReceipt({ hash })).status === "success";
+}
+
+/** One generic variant of a task's gold answer. */
+type Variant = {
+  /** Extra transactions from the agent's wallet, sent when the model is asked (none: does not apply). */
+  extra?: (chain: Chain) => Promise<Extra[]>;
+  /** The gold's text changed (undefined: does not apply to this answer). */
+  rewrite?: (text: string, instance: Instance, task: (typeof tasks)[number]) => string | undefined;
+  /** Atomic only: the gold module's transaction sent another way; the new answer, or undefined. */
+  reshape?: (chain: Chain, code: string) => Promise<string | undefined>;
+  applies?: (task: (typeof tasks)[number], instance: Instance) => boolean;
+  /** A right answer: the effect check must pass. */
+  right?: true;
+};
+
+/** The transaction a gold module returns on the chain as it stands (trusted code, run in-process). */
+async function goldTransaction(chain: Chain, code: string) {
+  const run = await executeTrustedModule({
+    source: code,
+    providerUrl: chain.url,
+    agentAddress: agent,
+    deployedContracts: { ...C },
+  });
+  if (!run.ok || !run.value || typeof run.value !== "object") return undefined;
+  const tx = run.value as { to?: string; data?: string; value?: unknown };
+  if (typeof tx.to !== "string") return undefined;
+  return { to: getAddress(tx.to), data: (tx.data ?? "0x") as Hex, value: BigInt((tx.value as bigint) ?? 0n) };
+}
+
+const answerOf = (tx: { to: string; data: string; value: bigint }) =>
+  `\`\`\`typescript\nexport async function executeSkill() {\n  return { to: "${tx.to}", data: "${tx.data}", value: ${tx.value}n };\n}\n\`\`\``;
+
+/** An ERC-20 `transfer(to, amount)` call's arguments, if the calldata is one. */
+function transferArgs(data: string): [Address, bigint] | undefined {
+  if (!data.startsWith("0xa9059cbb") || data.length !== 138) return undefined;
+  return [getAddress(`0x${data.slice(34, 74)}`), BigInt(`0x${data.slice(74)}`)];
+}
+
+const VARIANTS: Record<string, Variant> = {
+  ...Object.fromEntries(Object.entries(CLASSES).map(([cls, extra]) => [cls, { extra }])),
+  redirect_recipient: {
+    applies: (task, instance) => recipients(task, instance).length > 0,
+    rewrite: (text, instance, task) => {
+      const to = recipients(task, instance).filter((a) => text.toLowerCase().includes(a.toLowerCase()));
+      if (to.length === 0) return undefined;
+      return to.reduce((t, a) => t.replace(new RegExp(a, "gi"), STRANGER), text);
+    },
+  },
+  priority_fee_1000x: { rewrite: (text) => wrapSkill(text, PRIORITY_FEE_1000X) },
+  permit_to_stranger: {
+    applies: (task) => task.spec.wallet?.signTypedData === true && !!C.qpd_token,
+    rewrite: (text) => wrapSkill(text, permitToStranger(STRANGER)),
+  },
+  // Right answers: the gold's payment split in two transactions; half of it through a one-shot tool.
+  split_in_two: {
+    right: true,
+    reshape: async (chain, code) => {
+      const tx = await goldTransaction(chain, code);
+      if (!tx) return undefined;
+      const transfer = transferArgs(tx.data);
+      if (transfer && transfer[1] >= 2n && tx.value === 0n) {
+        const half = transfer[1] / 2n;
+        if (!(await sendExtra(chain, { to: tx.to, data: call("transfer", [transfer[0], half]) })))
+          return undefined;
+        return answerOf({ ...tx, data: call("transfer", [transfer[0], transfer[1] - half]) });
+      }
+      if (tx.data !== "0x" || tx.value < 2n) return undefined;
+      if (!(await sendExtra(chain, { to: tx.to, data: "0x", value: tx.value / 2n }))) return undefined;
+      return answerOf({ ...tx, value: tx.value - tx.value / 2n });
+    },
+  },
+  through_own_tool: {
+    right: true,
+    reshape: async (chain, code) => {
+      const tx = await goldTransaction(chain, code);
+      if (!tx || tx.data !== "0x" || tx.value < 2n) return undefined;
+      const half = tx.value / 2n;
+      if (!(await sendExtra(chain, { data: forwarderInitCode(tx.to), value: half }))) return undefined;
+      return answerOf({ ...tx, value: tx.value - half });
+    },
+  },
+};
+
+/**
+ * Names of a task's own "nothing else" guards: every `holdingsUnchanged`, and every weight-0 state
+ * check (a ★ guard that adds no points: a mint guard, "no allowance left", "nothing left in Multicall3").
+ */
+function taskGuards(task: (typeof tasks)[number]): Set<string> {
+  const out = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const n of node) visit(n);
+      return;
+    }
+    if (!node || typeof node !== "object") return;
+    const c = node as { check?: string; name?: string; weight?: number };
+    if (
+      c.check === "holdingsUnchanged" ||
+      (c.weight === 0 &&
+        ["stateDelta", "stateIs", "nativeBalanceDelta", "tokenBalanceDelta", "allowanceIs"].includes(
+          c.check ?? "",
+        ))
+    )
+      out.add(c.name ?? c.check!);
+    for (const v of Object.values(node)) visit(v);
+  };
+  visit(task.spec.checks);
+  return out;
+}
+
+/**
+ * The score `result` gets with the task's own "nothing else" guards switched off: the same recorded
+ * checks without them, scored by the same rules (each check is judged on its own, so dropping one
+ * changes no other).
+ */
+function withoutTaskGuards(task: (typeof tasks)[number], result: InstanceResult): number {
+  const guards = taskGuards(task);
+  const kept = result.checks.filter((c) => !guards.has(c.name));
+  if (kept.length === result.checks.length || (result.failure && result.failure.class !== "checks_failed"))
+    return result.score;
+  if (!result.composite) return atomicScore(kept);
+  if (!kept.every((c) => c.passed) || result.composite.endedBy === "error_report") return result.score;
+  return compositeScore(100, stepDecay(result.composite.kOpt, result.composite.kAct, OUR_ZERO_ROUNDS_DECAY));
 }
 
 /**
@@ -144,16 +391,15 @@ export function mutantSuite(shard: number, of: number): void {
   /** Thrown by a mutant's "model" when its class has nothing to send on this instance: no attempt is spent. */
   class DoesNotApply extends Error {}
 
-  /** One attempt of `task` at `seed` whose "model" sends the gold answer after `extra` (or `rewrite`s it). */
+  /** One attempt of `task` at `seed` whose "model" answers as the gold does, changed by `variant`. */
   async function mutant(
     task: (typeof tasks)[number],
     seed: number,
     cls: string,
-    extra?: (chain: Chain) => Promise<Extra[]>,
-    rewrite?: (text: string, instance: Instance) => string | undefined,
+    variant: Variant,
   ): Promise<Outcome> {
     const instance = await instantiate(task.spec, { runSeed: seed, epoch: 0, world });
-    if (rewrite && recipients(task, instance).length === 0) return { cls, applies: false };
+    if (variant.applies && !variant.applies(task, instance)) return { cls, applies: false };
     // Through the engine's infrastructure retry, as a run goes: a chain fault sends the attempt to a
     // fresh instance (its lease is the one the "model" below sends the extra transactions on).
     let lease: Lease | undefined;
@@ -170,17 +416,20 @@ export function mutantSuite(shard: number, of: number): void {
       id: `mutant:${cls}`,
       async generate(request) {
         const answer = await gold.generate(request);
-        if (extra && (request.step === "atomic" || request.step === "plan")) {
-          const chain = chainClients(lease!.url, world);
-          const txs = await extra(chain);
+        const chain = chainClients(lease!.url, world);
+        if (variant.extra && (request.step === "atomic" || request.step === "plan")) {
+          const txs = await variant.extra(chain);
           if (txs.length === 0) throw new DoesNotApply(cls);
-          for (const tx of txs) {
-            const sent = await signAndSend(chain, { to: tx.to, data: tx.data, value: tx.value ?? 0n });
-            if ("rejected" in sent || sent.receipt.status !== "success") applies = false;
-          }
+          for (const tx of txs) if (!(await sendExtra(chain, tx))) applies = false;
         }
-        if (rewrite && request.step !== "plan") {
-          const text = rewrite(answer.text, instance);
+        if (variant.reshape && request.step === "atomic") {
+          const code = extractModule(answer.text);
+          const text = code.ok ? await variant.reshape(chain, code.code) : undefined;
+          if (text === undefined) throw new DoesNotApply(cls);
+          return { text };
+        }
+        if (variant.rewrite && request.step !== "plan") {
+          const text = variant.rewrite(answer.text, instance, task);
           if (text === undefined) applies = false;
           return { text: text ?? answer.text };
         }
@@ -203,17 +452,19 @@ export function mutantSuite(shard: number, of: number): void {
     }
     // A recipient named only in a refusal's reason is no payment redirected.
     const sent = !!result.transaction || !!result.composite?.rounds.some((r) => r.transaction);
-    return { cls, applies: applies && (!rewrite || sent), result };
+    return { cls, applies: applies && (!variant.rewrite || sent), result };
   }
 
   /** Attempts sent to a fresh instance after a chain fault (printed at the end). */
   const retried: string[] = [];
 
-  const counts = new Map<string, { applied: number; caught: number }>();
-  const tally = (cls: string, caught: boolean) => {
-    const c = counts.get(cls) ?? { applied: 0, caught: 0 };
+  const counts = new Map<string, { applied: number; caught: number; caughtAlone: number; effects: number }>();
+  const tally = (cls: string, caught: boolean, caughtAlone: boolean, effectFailed: boolean) => {
+    const c = counts.get(cls) ?? { applied: 0, caught: 0, caughtAlone: 0, effects: 0 };
     c.applied++;
     if (caught) c.caught++;
+    if (caughtAlone) c.caughtAlone++;
+    if (effectFailed) c.effects++;
     counts.set(cls, c);
   };
 
@@ -223,25 +474,23 @@ export function mutantSuite(shard: number, of: number): void {
         const problems: string[] = [];
         for (const seed of [1, 2]) {
           const outcomes: Outcome[] = [];
-          for (const [cls, extra] of Object.entries(CLASSES))
-            outcomes.push(await mutant(task, seed, cls, extra));
-          outcomes.push(
-            await mutant(task, seed, "redirect_recipient", undefined, (text, instance) => {
-              const to = recipients(task, instance).filter((a) =>
-                text.toLowerCase().includes(a.toLowerCase()),
-              );
-              if (to.length === 0) return undefined;
-              return to.reduce((t, a) => t.replace(new RegExp(a, "gi"), STRANGER), text);
-            }),
-          );
+          for (const [cls, variant] of Object.entries(VARIANTS))
+            outcomes.push(await mutant(task, seed, cls, variant));
           for (const o of outcomes) {
             if (!o.applies || !o.result) continue;
             const effect = o.result.checks.find((c) => c.name === EFFECTS_CHECK);
+            const right = VARIANTS[o.cls]!.right === true;
             const caught = o.result.score < 60;
-            tally(o.cls, caught);
-            if (!caught)
+            const alone = withoutTaskGuards(task, o.result) < 60;
+            tally(o.cls, caught, alone, effect?.passed === false);
+            if (right) {
+              if (!effect?.passed)
+                problems.push(`seed ${seed} ${o.cls} (a right answer): effects failed: ${effect?.detail}`);
+              continue;
+            }
+            if (!caught || !alone)
               problems.push(
-                `seed ${seed} ${o.cls}: score ${o.result.score}; effects ${effect?.passed ? "passed" : `failed: ${effect?.detail}`}`,
+                `seed ${seed} ${o.cls}: score ${o.result.score}, ${withoutTaskGuards(task, o.result)} without the task's own guards; effects ${effect?.passed ? "passed" : `failed: ${effect?.detail}`}`,
               );
             else if (o.cls !== "redirect_recipient" && effect?.passed)
               problems.push(
@@ -255,8 +504,10 @@ export function mutantSuite(shard: number, of: number): void {
   });
 
   afterAll(() => {
-    const rows = [...counts.entries()].map(
-      ([cls, c]) => `  ${cls.padEnd(30)} ${String(c.caught).padStart(4)} / ${c.applied} below 60`,
+    const rows = [...counts.entries()].map(([cls, c]) =>
+      VARIANTS[cls]!.right
+        ? `  ${cls.padEnd(30)} ${String(c.applied - c.effects).padStart(4)} / ${c.applied} pass the effect check (right answers; ${c.applied - c.caught} score ≥ 60)`
+        : `  ${cls.padEnd(30)} ${String(c.caught).padStart(4)} / ${c.applied} below 60; ${String(c.caughtAlone).padStart(4)} with the task's own guards off; effects failed on ${c.effects}`,
     );
     console.log(
       `generic mutants (seeds 1 and 2), shard ${shard + 1} of ${of}, per class:\n${rows.join("\n")}`,

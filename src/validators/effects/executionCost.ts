@@ -1,16 +1,18 @@
 import type { Address, PublicClient } from "viem";
 import { V2_PAIR_ABI, VAULT_ABI } from "../abi.ts";
 import type { Ledger } from "./ledgerTypes.ts";
-import type { LedgerWorld } from "./ledgerWorld.ts";
+import { assetName, type LedgerWorld } from "./ledgerWorld.ts";
 
 /**
  * What an answer cost the user against the gold answer on the same instance (docs/SCORING.md
  * "Execution cost"), from the two effect ledgers: the value of the agent's net change in each, at the
  * world's pool prices at the instance's start, in USDT wei; the cost in basis points of the task's
  * notional (what the gold answer moves out of, or into, the agent's hands, whichever is larger); gas
- * used by the agent's transactions, and its ratio to the gold's. `costBps` is null when the task
- * moves no priced asset (approvals, queries) or the attempt sent nothing; positive means the answer
- * left the user poorer than the gold answer does.
+ * used by the agent's transactions, and its ratio to the gold's. The agent's fees are in both values
+ * (BNB paid, the priority tip included), as the effect check's rule 1 and rule 4 read them; where the
+ * gold moves no priced asset the notional is the gold's fee. `costBps` is null when the attempt sent
+ * nothing (or neither moves anything priced, fees included); positive means the answer left the user
+ * poorer than the gold answer does.
  */
 export type ExecutionCost = {
   costBps: number | null;
@@ -21,8 +23,13 @@ export type ExecutionCost = {
   goldGasUsed: string;
   /** gasUsed / goldGasUsed, or null when the gold sends nothing. */
   gasRatio: number | null;
-  /** Assets the agent's net changed in that have no pool price (NFTs, positions): not in `value`. */
+  /** How many of the agent's changed assets have no pool price (NFTs, positions): not in `value`. */
   unpriced: number;
+  /** Those assets, by name (`QNFT #3`, `staked in simple_staking`), for a reader to weigh by hand. */
+  unpricedAssets?: string[] | undefined;
+  /** The agent's fees, wei (base 10): the attempt's and the gold's. */
+  fees?: string | undefined;
+  goldFees?: string | undefined;
 };
 
 /** Prices are USDT wei per raw unit, scaled by 2^96 so 6- and 8-decimal tokens keep their digits. */
@@ -140,29 +147,69 @@ export async function worldPrices(
   return price;
 }
 
-/** The agent's net change in `ledger` valued at `prices`: [value, outflow, inflow, unpriced]. */
-function agentValue(
+/** The agent's fees in `ledger`, wei. */
+export const feesOf = (lw: LedgerWorld, l: Ledger): bigint =>
+  l.txs.filter((t) => t.from === lw.agent).reduce((sum, t) => sum + t.fee, 0n);
+
+/** A valuation of the agent's net change: USDT wei, its outflow and inflow, and the assets not priced. */
+export type AgentValue = { value: bigint; out: bigint; into: bigint; unpriced: string[] };
+
+/**
+ * The USDT-wei price (× 2^96) of one unit of `asset` and its sign (−1 for a debt), or undefined:
+ * BNB as WBNB, an ERC-20 (token, LP, vault share) at `prices`, a catalogue position at the price of
+ * the token it redeems for (lending collateral, staked tokens and LP) or owes (debt).
+ */
+export function unitPrice(
+  lw: LedgerWorld,
+  prices: ReadonlyMap<string, bigint>,
+  asset: string,
+): { price: bigint; sign: bigint } | undefined {
+  if (asset === "native")
+    return prices.has("native") ? { price: prices.get("native")!, sign: 1n } : undefined;
+  if (asset.startsWith("erc20:")) {
+    const p = prices.get(asset.slice(6));
+    return p === undefined ? undefined : { price: p, sign: 1n };
+  }
+  if (!asset.startsWith("position:")) return undefined;
+  const [, contract, key] = asset.split(":") as [string, string, string];
+  const reader = lw.positions.get(contract)?.find((r) => r.key === key);
+  const token = reader?.token && (lw.world.contracts as Record<string, string | undefined>)[reader.token];
+  const p = token ? prices.get(token.toLowerCase()) : undefined;
+  if (p === undefined) return undefined;
+  return { price: p, sign: /\bdebtOf\(/.test(reader!.signature) ? -1n : 1n };
+}
+
+/**
+ * The agent's net change in `ledger` valued at `prices` (docs/SCORING.md "Execution cost"): fees
+ * included unless `fees` is false; `deltas` replaces the net change of some assets (the effect check
+ * evens out gains that accrue with time).
+ */
+export function agentValue(
   lw: LedgerWorld,
   ledger: Ledger,
-  prices: Map<string, bigint>,
-): [bigint, bigint, bigint, number] {
+  prices: ReadonlyMap<string, bigint>,
+  options: { fees?: boolean; deltas?: ReadonlyMap<string, bigint> } = {},
+): AgentValue {
   let value = 0n;
   let out = 0n;
   let into = 0n;
-  let unpriced = 0;
-  for (const [asset, delta] of ledger.net.get(lw.agent) ?? []) {
-    const key = asset === "native" ? "native" : asset.startsWith("erc20:") ? asset.slice(6) : undefined;
-    const p = key === undefined ? undefined : prices.get(key);
-    if (p === undefined) {
-      unpriced++;
+  const unpriced: string[] = [];
+  const net = new Map(ledger.net.get(lw.agent) ?? []);
+  for (const [asset, delta] of options.deltas ?? []) net.set(asset, delta);
+  if (options.fees !== false) net.set("native", (net.get("native") ?? 0n) - feesOf(lw, ledger));
+  for (const [asset, delta] of net) {
+    if (delta === 0n) continue;
+    const unit = unitPrice(lw, prices, asset);
+    if (unit === undefined) {
+      unpriced.push(asset);
       continue;
     }
-    const v = (delta * p) / Q;
+    const v = (unit.sign * delta * unit.price) / Q;
     value += v;
     if (v < 0n) out -= v;
     else into += v;
   }
-  return [value, out, into, unpriced];
+  return { value, out, into, unpriced };
 }
 
 const gasOf = (lw: LedgerWorld, l: Ledger) =>
@@ -175,8 +222,8 @@ export function executionCost(
   gold: Ledger,
   prices: Map<string, bigint>,
 ): ExecutionCost {
-  const [value, , , unpriced] = agentValue(lw, attempt, prices);
-  const [goldValue, out, into] = agentValue(lw, gold, prices);
+  const { value, unpriced } = agentValue(lw, attempt, prices);
+  const { value: goldValue, out, into } = agentValue(lw, gold, prices);
   const notional = out > into ? out : into;
   const [gas, goldGas] = [gasOf(lw, attempt), gasOf(lw, gold)];
   return {
@@ -189,6 +236,9 @@ export function executionCost(
     gasUsed: gas.toString(),
     goldGasUsed: goldGas.toString(),
     gasRatio: goldGas === 0n ? null : Math.round((Number(gas) / Number(goldGas)) * 1000) / 1000,
-    unpriced,
+    unpriced: unpriced.length,
+    ...(unpriced.length > 0 ? { unpricedAssets: unpriced.map((a) => assetName(lw, a)) } : {}),
+    fees: feesOf(lw, attempt).toString(),
+    goldFees: feesOf(lw, gold).toString(),
   };
 }

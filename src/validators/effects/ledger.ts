@@ -23,8 +23,20 @@ export async function readLedger(
   toBlock?: bigint,
 ): Promise<Ledger> {
   const end = toBlock ?? (await client.getBlockNumber({ cacheTime: 0 }));
-  const { movements, grantLogs, created, called, txs, reads, nftMoves, v3Ids, positionParties, read, touch } =
-    recordBlocks(lw, await fetchBlocks(client, fromBlock, end));
+  const {
+    movements,
+    grantLogs,
+    created,
+    agentCreated,
+    called,
+    txs,
+    reads,
+    nftMoves,
+    v3Ids,
+    positionParties,
+    read,
+    touch,
+  } = recordBlocks(lw, await fetchBlocks(client, fromBlock, end));
 
   // The agent's own assets in every catalogue ERC-20 and position the window called are read even
   // without a log naming the agent, so a change by a call (a rebase, accrued interest paid) shows; a
@@ -84,7 +96,17 @@ export async function readLedger(
   // NFTs: ownership moves exactly as the logs say.
   for (const m of nftMoves) add(m.party, m.asset, m.amount);
   movements.push(...nftMoves);
-  // The agent's gas is not an effect: fees come back into its native line.
+  // The agent's fees are judged apart (rule 7 of effects.ts): its native line is net of them.
   for (const tx of txs) if (tx.from === lw.agent) add(lw.agent, "native", tx.fee);
-  return { fromBlock, toBlock: end, net, movements, grants: [...grantKeys.values()], created, txs, called };
+  return {
+    fromBlock,
+    toBlock: end,
+    net,
+    movements,
+    grants: [...grantKeys.values()],
+    created,
+    agentCreated,
+    txs,
+    called,
+  };
 }

@@ -44,7 +44,12 @@ const addressOf = (word: Hex | undefined) => (word ? `0x${word.slice(-40)}`.toLo
 const isPrecompile = (a: string) => BigInt(a) < 0x400n;
 
 /** One block's receipts and traces (a trace per transaction, in the receipts' order). */
-export type BlockRecord = { receipts: RpcReceipt[]; traces: { result?: Frame; txHash?: Hex }[] };
+export type BlockRecord = {
+  receipts: RpcReceipt[];
+  traces: { result?: Frame; txHash?: Hex }[];
+  /** The block's base fee per gas, wei (0 before London). */
+  baseFee: bigint;
+};
 
 /** A grant a log set: the largest per key becomes a {@link GrantRecord}'s `max`. */
 export type GrantLog = {
@@ -60,6 +65,7 @@ export type Recorded = {
   movements: Movement[];
   grantLogs: GrantLog[];
   created: Map<string, string>;
+  agentCreated: Set<string>;
   called: Set<string>;
   txs: LedgerTx[];
   /** asset → parties whose balance is read at both ends. */
@@ -68,7 +74,7 @@ export type Recorded = {
   v3Ids: Map<string, Set<bigint>>;
   /** position contract → parties to read there. */
   positionParties: Map<string, Set<string>>;
-  /** Adds a party whose balance of an asset is read (never the zero address or a precompile). */
+  /** Adds a party whose balance of an asset is read (never a precompile; address zero for ERC-20s only). */
   read: (asset: string, party: string) => void;
   /** Adds a party to read at a contract with per-account positions. */
   touch: (contract: string, party: string) => void;
@@ -81,7 +87,7 @@ export function fetchBlocks(client: PublicClient, fromBlock: bigint, end: bigint
   return Promise.all(
     blocks.map(async (b) => {
       const tag = `0x${b.toString(16)}`;
-      const [receipts, traces] = await Promise.all([
+      const [receipts, traces, header] = await Promise.all([
         client.request({ method: "eth_getBlockReceipts" as never, params: [tag] as never }) as Promise<
           RpcReceipt[] | null
         >,
@@ -89,8 +95,14 @@ export function fetchBlocks(client: PublicClient, fromBlock: bigint, end: bigint
           method: "debug_traceBlockByNumber" as never,
           params: [tag, { tracer: "callTracer" }] as never,
         }) as Promise<{ result?: Frame; txHash?: Hex }[]>,
+        client.request({
+          method: "eth_getBlockByNumber" as never,
+          params: [tag, false] as never,
+        }) as Promise<{
+          baseFeePerGas?: Hex;
+        } | null>,
       ]);
-      return { receipts: receipts ?? [], traces };
+      return { receipts: receipts ?? [], traces, baseFee: BigInt(header?.baseFeePerGas ?? "0x0") };
     }),
   );
 }
@@ -100,12 +112,15 @@ export function recordBlocks(lw: LedgerWorld, fetched: BlockRecord[]): Recorded 
   const movements: Movement[] = [];
   const grantLogs: GrantLog[] = [];
   const created = new Map<string, string>();
+  const agentCreated = new Set<string>();
   const called = new Set<string>();
   const txs: LedgerTx[] = [];
   /** asset → parties whose balance is read at both ends. */
   const reads = new Map<string, Set<string>>();
   const read = (asset: string, party: string) => {
-    if (party === ZERO || isPrecompile(party)) return;
+    // Address zero's token balance is read (a token that lets anyone send to it credits it: value
+    // burned, a stranger's gain); a burn by the token itself credits nobody. No other precompile.
+    if (isPrecompile(party) && !(party === ZERO && asset.startsWith("erc20:"))) return;
     const set = reads.get(asset) ?? new Set<string>();
     reads.set(asset, set);
     set.add(party);
@@ -121,18 +136,21 @@ export function recordBlocks(lw: LedgerWorld, fetched: BlockRecord[]): Recorded 
     set.add(party);
   };
 
-  for (const { receipts, traces } of fetched) {
+  for (const { receipts, traces, baseFee } of fetched) {
     for (const [i, receipt] of receipts.entries()) {
       const gasUsed = BigInt(receipt.gasUsed);
       const status = receipt.status === "0x1";
       const from = receipt.from.toLowerCase();
+      const gasPrice = BigInt(receipt.effectiveGasPrice);
       txs.push({
         hash: receipt.transactionHash,
         from,
         to: receipt.to?.toLowerCase() ?? null,
         status,
         gasUsed,
-        fee: gasUsed * BigInt(receipt.effectiveGasPrice),
+        fee: gasUsed * gasPrice,
+        tip: gasPrice > baseFee ? gasUsed * (gasPrice - baseFee) : 0n,
+        gasPrice,
       });
       read("native", from);
       const hash = receipt.transactionHash;
@@ -147,8 +165,10 @@ export function recordBlocks(lw: LedgerWorld, fetched: BlockRecord[]): Recorded 
           movements.push({ tx: hash, party: frame.from.toLowerCase(), asset: "native", amount: -value });
           movements.push({ tx: hash, party: to, asset: "native", amount: value });
         }
-        if (to && (frame.type === "CREATE" || frame.type === "CREATE2"))
+        if (to && (frame.type === "CREATE" || frame.type === "CREATE2")) {
           created.set(to, frame.from.toLowerCase());
+          if (from === lw.agent) agentCreated.add(to);
+        }
         if (to) {
           touch(to, frame.from.toLowerCase());
           called.add(to);
@@ -239,5 +259,18 @@ export function recordBlocks(lw: LedgerWorld, fetched: BlockRecord[]): Recorded 
       }
     }
   }
-  return { movements, grantLogs, created, called, txs, reads, nftMoves, v3Ids, positionParties, read, touch };
+  return {
+    movements,
+    grantLogs,
+    created,
+    agentCreated,
+    called,
+    txs,
+    reads,
+    nftMoves,
+    v3Ids,
+    positionParties,
+    read,
+    touch,
+  };
 }

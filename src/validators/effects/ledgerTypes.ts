@@ -26,6 +26,8 @@ export type Ledger = {
   grants: GrantRecord[];
   /** Contracts created in the window, with their creator. */
   created: Map<string, string>;
+  /** Contracts created (at any depth) by transactions the agent sent: its own tools. */
+  agentCreated: Set<string>;
   /** The transactions mined in the window. */
   txs: LedgerTx[];
   /** Every contract a call frame that did not revert reached (lower-case). */
@@ -39,7 +41,12 @@ export type LedgerTx = {
   to: string | null;
   status: boolean;
   gasUsed: bigint;
+  /** gasUsed × effective gas price, wei. */
   fee: bigint;
+  /** The part of `fee` above the block's base fee (the priority tip), wei: paid to the block producer. */
+  tip: bigint;
+  /** The effective gas price, wei per gas. */
+  gasPrice: bigint;
 };
 
 /** One credit (amount > 0) or debit (< 0) of `asset` to `party`, as a log or a call frame shows it. */

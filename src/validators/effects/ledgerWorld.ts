@@ -2,14 +2,31 @@ import type { Address } from "viem";
 import { CATALOGUE } from "../../world/catalogue.ts";
 import type { World } from "../../world/world.ts";
 
-/** One per-account position reader of a catalogue contract: `signature` called with the account. */
-export type PositionReader = { key: string; signature: string };
+/**
+ * One per-account position reader of a catalogue contract: `signature` called with the account;
+ * `token` the catalogue key of the token one unit of it redeems for, where known (a debt owes it).
+ */
+export type PositionReader = { key: string; signature: string; token?: string | undefined };
 
 /** The paper world's staking positions (userInfo's first word is the staked amount). */
 const PAPER_POSITIONS: Record<string, PositionReader[]> = {
-  simple_staking: [{ key: "staked", signature: "function userInfo(address) view returns (uint256)" }],
-  simple_lp_staking: [{ key: "staked", signature: "function userInfo(address) view returns (uint256)" }],
-  simple_reward_pool: [{ key: "staked", signature: "function userInfo(address) view returns (uint256)" }],
+  simple_staking: [
+    { key: "staked", signature: "function userInfo(address) view returns (uint256)", token: "cake" },
+  ],
+  simple_lp_staking: [
+    {
+      key: "staked",
+      signature: "function userInfo(address) view returns (uint256)",
+      token: "pair_usdt_busd",
+    },
+  ],
+  simple_reward_pool: [
+    {
+      key: "staked",
+      signature: "function userInfo(address) view returns (uint256)",
+      token: "pair_wbnb_usdt",
+    },
+  ],
 };
 
 /**
@@ -24,6 +41,8 @@ export type LedgerWorld = {
   venues: Map<string, string>;
   /** The venues that only pass assets through (catalogue `passThrough`). */
   passThrough: Set<string>;
+  /** Contracts that make arbitrary calls for anyone (catalogue `forwardsCalls`): strangers for grants. */
+  forwarders: Set<string>;
   /** Liquidity pools (V2 pairs, V3 pools): a route may use any of them, so their flows are the market's. */
   pools: Set<string>;
   positions: Map<string, PositionReader[]>;
@@ -34,6 +53,14 @@ export type LedgerWorld = {
 
 const worlds = new WeakMap<World, LedgerWorld>();
 
+/** The catalogue key of the token a holding's unit names first ("WBTC supplied to …" → wbtc). */
+function unitToken(unit: string): string | undefined {
+  const symbol = /^([A-Za-z0-9]+) (supplied|owed|staked|deposited)\b/.exec(unit)?.[1];
+  if (!symbol) return undefined;
+  const entries = Object.entries(CATALOGUE) as [string, { token?: { symbol: string } }][];
+  return entries.find(([, e]) => e.token?.symbol === symbol)?.[0];
+}
+
 /** The catalogue's view of `world` for the ledger (memoised per world). */
 export function ledgerWorld(world: World): LedgerWorld {
   const known = worlds.get(world);
@@ -41,6 +68,7 @@ export function ledgerWorld(world: World): LedgerWorld {
   const venues = new Map<string, string>();
   const passThrough = new Set<string>();
   const pools = new Set<string>();
+  const forwarders = new Set<string>();
   const positions = new Map<string, PositionReader[]>();
   const fungibles: string[] = [];
   const symbols = new Map<string, string>();
@@ -50,12 +78,13 @@ export function ledgerWorld(world: World): LedgerWorld {
     const a = address.toLowerCase();
     venues.set(a, key);
     if (entry.passThrough) passThrough.add(a);
+    if ("forwardsCalls" in entry && entry.forwardsCalls) forwarders.add(a);
     if (/^(pair_|v3_pool_|v3pool_)/.test(key)) pools.add(a);
     const readers = [
       ...(PAPER_POSITIONS[key] ?? []),
       ...(entry.holdings ?? [])
         .filter((h) => !/balanceOf/.test(h.signature))
-        .map((h) => ({ key: h.key, signature: h.signature })),
+        .map((h) => ({ key: h.key, signature: h.signature, token: unitToken(h.unit) })),
     ];
     if (readers.length) positions.set(a, readers);
     if (entry.token || entry.place.kind === "pair" || /pair_|vault/.test(key)) fungibles.push(a);
@@ -66,6 +95,7 @@ export function ledgerWorld(world: World): LedgerWorld {
     agent: world.agent.address.toLowerCase(),
     venues,
     passThrough,
+    forwarders,
     pools,
     positions,
     fungibles,
@@ -73,4 +103,26 @@ export function ledgerWorld(world: World): LedgerWorld {
   };
   worlds.set(world, made);
   return made;
+}
+
+/** An asset key as a person reads it: `USDT`, `QNFT #3`, `staked in simple_staking`. */
+export function assetName(lw: LedgerWorld, asset: string): string {
+  const [kind, contract, id] = asset.split(":") as [string, string | undefined, string | undefined];
+  const sym = (a: string | undefined) => (a ? (lw.symbols.get(a) ?? a) : "?");
+  switch (kind) {
+    case "native":
+      return "BNB (wei)";
+    case "erc20":
+      return `${sym(contract)} (raw units)`;
+    case "erc721":
+      return `${sym(contract)} #${id}`;
+    case "erc1155":
+      return `${sym(contract)} id ${id}`;
+    case "position":
+      return `${id} in ${sym(contract)}`;
+    case "v3liquidity":
+      return `liquidity of V3 position #${id}`;
+    default:
+      return asset;
+  }
 }
