@@ -70,6 +70,9 @@ function schemaValidator(): SchemaValidator {
   return validator;
 }
 
+/** A request's words that allow a range for an amount: "within 0.01 %", "at most x + 0.000001". */
+const RANGE_PHRASE = /\bwithin \d[\d.]* ?%|\bat most (\{\{\w+\}\}|\w+) \+/i;
+
 /**
  * Loads and validates one task spec: JSON Schema (ajv), then meaning — every placeholder and
  * expression names a defined parameter, contract key or function; every check's arguments are valid;
@@ -155,6 +158,18 @@ export function loadTaskFile(file: string, pack?: string): LoadedTask {
     for (const [i, t] of (spec.templatesByLevel?.[level] ?? []).entries())
       checkText(`templatesByLevel.${level}[${i}]`, t);
   for (const [i, t] of (spec.facts ?? []).entries()) checkText(`facts[${i}]`, t);
+  // A request that allows a range ("within 0.01 %", "at most x + …") for an amount a third party
+  // (a fresh address) may receive needs the effect ledger's tolerance for it (docs/SCORING.md
+  // "Effect ledger", rule 2): without one, a valid amount inside the range fails the effect check.
+  const ranged = [...spec.templates, ...Object.values(spec.templatesByLevel ?? {}).flat()].findIndex((t) =>
+    RANGE_PHRASE.test(t),
+  );
+  const paysThirdParty = Object.values(spec.parameters).some((p) => p.type === "fresh_address");
+  if (ranged >= 0 && paysThirdParty && spec.effects?.tolerance === undefined)
+    fail(
+      "effects",
+      `the request allows a range ("${RANGE_PHRASE.exec([...spec.templates, ...Object.values(spec.templatesByLevel ?? {}).flat()][ranged]!)![0]}") and pays a fresh address: set effects.tolerance to the range (e.g. "0.01%")`,
+    );
   if (spec.split === "composite" && spec.reference && !(spec.reference.plan && spec.reference.rounds?.length))
     fail("gold", "a composite task's gold conversation needs gold/plan.md and gold/round-1.ts or .json");
   if (spec.reference?.response) checkText("gold.ts", spec.reference.response);

@@ -457,6 +457,8 @@ export function mutantSuite(shard: number, of: number): void {
 
   /** Attempts sent to a fresh instance after a chain fault (printed at the end). */
   const retried: string[] = [];
+  /** Right variants a task's own checks scored below 60, with those checks (printed at the end). */
+  const formChecks: string[] = [];
 
   const counts = new Map<string, { applied: number; caught: number; caughtAlone: number; effects: number }>();
   const tally = (cls: string, caught: boolean, caughtAlone: boolean, effectFailed: boolean) => {
@@ -486,6 +488,15 @@ export function mutantSuite(shard: number, of: number): void {
             if (right) {
               if (!effect?.passed)
                 problems.push(`seed ${seed} ${o.cls} (a right answer): effects failed: ${effect?.detail}`);
+              else if (!caught) continue;
+              // Scored below 60 by a check of the task's own on the form (one transaction, its value):
+              // printed, so a check that judges form where it should judge effects is seen.
+              formChecks.push(
+                `${task.spec.id} seed ${seed} ${o.cls}: ${o.result.checks
+                  .filter((c) => !c.passed)
+                  .map((c) => c.name)
+                  .join(", ")}`,
+              );
               continue;
             }
             if (!caught || !alone)
@@ -512,6 +523,8 @@ export function mutantSuite(shard: number, of: number): void {
     console.log(
       `generic mutants (seeds 1 and 2), shard ${shard + 1} of ${of}, per class:\n${rows.join("\n")}`,
     );
+    if (formChecks.length > 0)
+      console.log(`right variants below 60 by the task's own checks:\n  ${formChecks.join("\n  ")}`);
     if (retried.length > 0) console.log(`attempts retried on a fresh instance:\n  ${retried.join("\n  ")}`);
   });
 }
