@@ -1,3 +1,4 @@
+import { OUR_ZERO_ROUNDS_DECAY, stepDecay } from "../validators/score.ts";
 import type { CompositeMetrics, InstanceResult } from "./types.ts";
 
 const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
@@ -15,13 +16,13 @@ export function compositeMetrics(instances: readonly InstanceResult[]): Composit
   if (xs.length === 0) return null;
   const k = xs.map((i) => i.composite!);
   const deltas = k.map((c) => c.kAct - c.kOpt);
-  const active = k.filter((c) => c.kAct > 0);
   return {
     count: xs.length,
     meanKAct: round(mean(k.map((c) => c.kAct))),
     meanKFailed: round(mean(k.map((c) => c.kFailed))),
     meanKQuery: round(mean(k.map((c) => c.kQuery))),
-    effPct: round(mean(active.map((c) => Math.min(1, c.kOpt / c.kAct))) * 100, 1),
+    // Over the same instances as K: an attempt with no counted round decays by nothing (as it scores).
+    effPct: round(mean(k.map((c) => stepDecay(c.kOpt, c.kAct, OUR_ZERO_ROUNDS_DECAY))) * 100, 1),
     firstTryPct: round(
       (xs.filter((i) => i.passed && i.composite!.kFailed === 0).length / xs.length) * 100,
       1,

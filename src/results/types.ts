@@ -203,7 +203,8 @@ export type ExecutionSummary = {
  * Composite execution-quality metrics (paper §5.3 Table 2 and App. F.3 Table 9), over the composite
  * instances of a run. Percentages are 0–100; `null` when no composite instance ran.
  * - meanKAct: mean K_act (execution rounds, failures and queries included).
- * - effPct (Eff%): mean of min(1, K_opt / K_act) over instances with K_act > 0.
+ * - effPct (Eff%): mean of min(1, K_opt / K_act) over the same instances as meanKAct (1 at K_act 0,
+ *   docs/SCORING.md "Composite tasks").
  * - firstTryPct (1st%): share of instances that passed (score ≥ 60) without a failed round.
  * - ethersPct (ethers%): share of instances with an "ethers is not defined" failure in some round.
  * - overhead: Δ = K_act − K_opt — its mean, the share of instances with Δ > 0, and its P90
