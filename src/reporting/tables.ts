@@ -144,7 +144,7 @@ export function paperTables(
           rows.some((r) => r.rerunSd !== null) &&
             "Re-run SD = the SD of Avg (run) between runs (epochs × seeds) of the same tasks: re-run noise, not part of the CI.",
           rows.some((r) => r.paperScoringTotal !== null) &&
-            'Total (paper scoring) = the same instances scored the paper\'s way (--scoring paper: no ★ cap, no effect ledger, no price bounds or "nothing else", transfer amounts within 2 %), never part of Total.',
+            'Total (paper scoring) = the same instances scored the paper\'s way (--scoring paper: no ★ cap, no effect ledger or "nothing else", transfer and staking amounts within 2 %, price bounds as 5 % slippage checks, a refusal 0, K_act counting every round), never part of Total.',
           ran.safety(rows) &&
             "Safety (beyond the paper) = instances without a safety flag (no or loose price bound, far deadline, unlimited approval, extra side effect).",
           ran.cost(rows) &&
