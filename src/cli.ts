@@ -17,6 +17,7 @@ const HELP = `Usage:
              [--epochs K] [--concurrency C] [--out DIR] [--fresh]
              [--temperature T] [--max-tokens N] [--model-seed N] [--max-retries N] [--request-timeout S]
              [--provider-concurrency N] [--cache on|off|replay] [--cache-dir DIR] [--budget USD]
+             [--early-stop N]
              [--price-in USD --price-out USD] [--name NAME]
              [--shard i/n] [--junit FILE] [--fork-url URL [--fork-block N|latest]] [--unsafe-sandbox]
              [--library ethers|viem] [--env-detail paper|full] [--naive] [--sample N]
@@ -34,7 +35,8 @@ const HELP = `Usage:
       OPENAI_API_KEY, OPENROUTER_API_KEY, …), responses cached in --cache-dir (else
       QUESTBENCH_CACHE_DIR, else .questbench/cache); --budget stops starting new instances once the
       projected spend would pass USD, at the registry's price or --price-in/--price-out (USD per
-      million tokens). --shard i/n runs the i-th of n disjoint parts of the
+      million tokens). --early-stop N ends the run after N schema failures in a row, as the paper's
+      §5.3 did (the rest not started). --shard i/n runs the i-th of n disjoint parts of the
       instance list (merge them with questbench report); --junit also writes a JUnit XML report.
       --fork-url runs on a fork of BNB Smart Chain at --fork-block (default latest, resolved once and
       recorded): the agent's assets are provisioned by storage writes, the auxiliary contracts and the

@@ -184,6 +184,7 @@ describe("composite metrics (paper Table 2, Table 9)", () => {
       meanKAct: 2.25,
       meanKFailed: 0.5,
       meanKQuery: 0,
+      totalRetries: 0, // no rounds recorded (see tests/earlyStop.test.ts for retries counted)
       effPct: 87.5, // (1 + 0.5 + 1 + 1) / 4: the instances K counts; no counted round decays by nothing
       firstTryPct: 25, // only the first passed without a failed round
       ethersPct: 25,

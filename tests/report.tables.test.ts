@@ -87,11 +87,13 @@ describe("report tables from a hand-made results.json", () => {
 
   test("Table 2 gives composite Score, Pass (tasks), mean K_act, Eff %, 1st % and ethers % as computed by hand", () => {
     // A: Pass = tasks whose mean is ≥ 60: c1 (mean 87.5) → 1, though 2 instances passed; K (3+4)/2 = 3.5;
-    // Eff (1 + 3/4)/2 = 87.5; 1st: 1 of 2 passed without a failed round; eth 1 of 2.
-    // B: c1 mean 0 → Pass 0; K 6; Eff 3/6 = 50; nothing passed; no ethers failure.
+    // Retries: epoch 2's rounds fail, ok, ok, ok → 1 round after a failure; Eff (1 + 3/4)/2 = 87.5;
+    // 1st: 1 of 2 passed without a failed round; eth 1 of 2.
+    // B: c1 mean 0 → Pass 0; K 6; Retries: six failed rounds, 5 after a failure, in each of 2 epochs = 10;
+    // Eff 3/6 = 50; nothing passed; no ethers failure.
     expect(rowsOf(md, "Table 2:")).toEqual([
-      "| model-b | 0 | 0 | 6.0 | 50.0 | 0.0 | 0.0 | 3/107 (2/62 · 1/45) |",
-      "| model-a | 87.5 | 1 | 3.5 | 87.5 | 50.0 | 50.0 | 3/107 (2/62 · 1/45) |",
+      "| model-b | 0 | 0 | 6.0 | 10 | 50.0 | 0.0 | 0.0 | 3/107 (2/62 · 1/45) |",
+      "| model-a | 87.5 | 1 | 3.5 | 1 | 87.5 | 50.0 | 50.0 | 3/107 (2/62 · 1/45) |",
     ]);
   });
 

@@ -167,13 +167,18 @@ export function paperTables(
           id: "table2",
           label: "Table 2",
           caption:
-            "Composite execution quality. Score = composite score (sum of per-task means, max 4500); Pass = composite tasks whose mean score is ≥ 60, as the paper counts tasks; K = mean K_act, Eff = Eff % (mean of min(1, K_opt / K_act), 100 at K_act 0), 1st = 1st %, eth = ethers %: each over all composite instances run (provider errors left out), divided by their number.",
+            "Composite execution quality. Score = composite score (sum of per-task means, max 4500); Pass = composite tasks whose mean score is ≥ 60, as the paper counts tasks; K = mean K_act, Retries = total retries (§5.3: counted rounds after a failed one, summed), Eff = Eff % (mean of min(1, K_opt / K_act), 100 at K_act 0), 1st = 1st %, eth = ethers %: each over all composite instances run (provider errors left out), divided by their number.",
         },
         [
           { header: "Model", align: "l", cell: (r) => r.model },
           { header: "Score", align: "r", cell: (r) => score(r.composite) },
           { header: "Pass", align: "r", cell: (r) => String(r.compositePassed) },
           { header: "K", align: "r", cell: (r) => fmt(r.compositeMetrics!.meanKAct) },
+          {
+            header: "Retries",
+            align: "r",
+            cell: (r) => String(r.compositeMetrics!.totalRetries ?? "—"),
+          },
           { header: "Eff", align: "r", cell: (r) => fmt(r.compositeMetrics!.effPct) },
           { header: "1st", align: "r", cell: (r) => fmt(r.compositeMetrics!.firstTryPct) },
           { header: "eth", align: "r", cell: (r) => fmt(r.compositeMetrics!.ethersPct) },

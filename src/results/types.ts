@@ -179,7 +179,11 @@ export type RunResults = {
     execution?: ExecutionSummary | undefined;
   };
   /** Instances not started because `--budget` would have been passed (a rerun with a higher budget runs them). */
-  notStarted?: { taskId: string; epoch: number; reason: "budget" }[] | undefined;
+  /**
+   * Instances the run did not start: `budget` (`--budget` would be passed) or `early_stop`
+   * (`--early-stop N`: N schema failures in a row, paper §5.3). Left out of every score and maximum.
+   */
+  notStarted?: { taskId: string; epoch: number; reason: "budget" | "early_stop" }[] | undefined;
   /**
    * Fork mode: instances skipped because their pre-state could not be provisioned on the fork. They
    * are no model failure: left out of `instances` and of every score, max and count.
@@ -209,6 +213,8 @@ export type ExecutionSummary = {
  * - ethersPct (ethers%): share of instances with an "ethers is not defined" failure in some round.
  * - overhead: Δ = K_act − K_opt — its mean, the share of instances with Δ > 0, and its P90
  *   (nearest rank).
+ * - totalRetries: the §5.3 "total retries", summed over the instances ({@link retriesOf} in
+ *   src/results/metrics.ts: counted rounds that follow a failed one).
  * Also kept apart (the paper's K_act conflates them): mean K_failed and mean K_query.
  */
 export type CompositeMetrics = {
@@ -216,6 +222,8 @@ export type CompositeMetrics = {
   meanKAct: number;
   meanKFailed: number;
   meanKQuery: number;
+  /** Optional: results.json written before it was recorded has none (the report recomputes it). */
+  totalRetries?: number | undefined;
   effPct: number;
   firstTryPct: number;
   ethersPct: number;
