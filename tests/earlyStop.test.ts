@@ -1,8 +1,9 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
+import { renderCompositeMetrics } from "../src/reporting/summary.ts";
 import { createEarlyStop, isSchemaFailure } from "../src/results/earlyStop.ts";
-import { retriesOf } from "../src/results/metrics.ts";
+import { compositeMetrics, retriesOf } from "../src/results/metrics.ts";
 import type { InstanceResult } from "../src/results/types.ts";
 import { parseRunFlags } from "../src/runOptions.ts";
 import { questbench, readResults, tmp } from "./helpers/cli.ts";
@@ -91,5 +92,22 @@ describe("total retries (paper §5.3)", () => {
     expect(retriesOf(roundsOf("failed", "failed", "transaction", "transaction"))).toBe(2);
     // A last failed round is not retried; a submit-only reply is not a round of K_act.
     expect(retriesOf(roundsOf("transaction", "failed", "submit_only"))).toBe(0);
+  });
+
+  test("are summed over a run's composite instances and printed at its end", () => {
+    const composite = (rounds: ReturnType<typeof roundsOf>) =>
+      ({
+        split: "composite",
+        score: 0,
+        passed: false,
+        composite: { kOpt: 2, kAct: rounds.length, kFailed: 0, kQuery: 0, rounds, ethersNotDefined: false },
+      }) as unknown as InstanceResult;
+    // 1 + 2 retries.
+    const m = compositeMetrics([
+      composite(roundsOf("failed", "transaction")),
+      composite(roundsOf("failed", "failed", "transaction")),
+    ])!;
+    expect(m.totalRetries).toBe(3);
+    expect(renderCompositeMetrics(m)).toContain("· retries 3 ·");
   });
 });

@@ -96,7 +96,7 @@ export function renderSandboxWarning(sandbox: RunResults["manifest"]["sandbox"])
 
 /** One line for the end of a run. */
 export function renderCompositeMetrics(m: CompositeMetrics): string {
-  return `Composite quality: K_act ${m.meanKAct} (failed ${m.meanKFailed}, queries ${m.meanKQuery}) · Eff ${m.effPct}% · 1st ${m.firstTryPct}% · ethers ${m.ethersPct}% · Δ mean ${m.overhead.mean}, over-optimal ${m.overhead.overOptimalPct}%, P90 ${m.overhead.p90}`;
+  return `Composite quality: K_act ${m.meanKAct} (failed ${m.meanKFailed}, queries ${m.meanKQuery}) · retries ${m.totalRetries ?? "—"} · Eff ${m.effPct}% · 1st ${m.firstTryPct}% · ethers ${m.ethersPct}% · Δ mean ${m.overhead.mean}, over-optimal ${m.overhead.overOptimalPct}%, P90 ${m.overhead.p90}`;
 }
 
 /**
