@@ -17,6 +17,7 @@ const HELP = `Usage:
              [--epochs K] [--concurrency C] [--out DIR] [--fresh]
              [--temperature T] [--max-tokens N] [--model-seed N] [--max-retries N] [--request-timeout S]
              [--provider-concurrency N] [--cache on|off|replay] [--cache-dir DIR] [--budget USD]
+             [--early-stop N]
              [--price-in USD --price-out USD] [--name NAME]
              [--shard i/n] [--junit FILE] [--fork-url URL [--fork-block N|latest]] [--unsafe-sandbox]
              [--library ethers|viem] [--env-detail paper|full] [--naive] [--sample N]
@@ -34,7 +35,8 @@ const HELP = `Usage:
       OPENAI_API_KEY, OPENROUTER_API_KEY, …), responses cached in --cache-dir (else
       QUESTBENCH_CACHE_DIR, else .questbench/cache); --budget stops starting new instances once the
       projected spend would pass USD, at the registry's price or --price-in/--price-out (USD per
-      million tokens). --shard i/n runs the i-th of n disjoint parts of the
+      million tokens). --early-stop N ends the run after N schema failures in a row, as the paper's
+      §5.3 did (the rest not started). --shard i/n runs the i-th of n disjoint parts of the
       instance list (merge them with questbench report); --junit also writes a JUnit XML report.
       --fork-url runs on a fork of BNB Smart Chain at --fork-block (default latest, resolved once and
       recorded): the agent's assets are provisioned by storage writes, the auxiliary contracts and the
@@ -155,7 +157,7 @@ async function report(argv: string[]): Promise<void> {
   for (const w of warnings) console.warn(`questbench: warning: ${w}`);
   for (const r of rows)
     console.log(
-      `${r.model}: Atom ${r.atomic}, Comp ${r.composite}, Total ${r.total}, Avg ${r.avg107} (Total / 107), Avg (run) ${r.avg} ± ${r.avgCi95}, tasks ${r.atomicTasks + r.compositeTasks}/107${r.hardTasks ? `; Hard ${r.hard} (${r.hardTasks} hard tasks)` : ""}`,
+      `${r.model}: Atom ${r.atomic}, Comp ${r.composite}, Total ${r.total}, Avg ${r.avg107} (Total / 107), Avg (run) ${r.avg} (95 % CI between tasks ${r.avgCi95 ? `[${r.avgCi95[0]}, ${r.avgCi95[1]}]` : "—"}${r.rerunSd === null ? "" : `, re-run SD ${r.rerunSd}`}), tasks ${r.atomicTasks + r.compositeTasks}/107${r.hardTasks ? `; Hard ${r.hard} (${r.hardTasks} hard tasks)` : ""}`,
     );
   console.log(
     `Wrote ${parsed.values.out}/leaderboard.md, leaderboard.tex, report.html and figures/*.svg, *.png`,

@@ -55,6 +55,11 @@ export type RunOptions = {
    */
   budget?: number | undefined;
   /**
+   * `--early-stop N`: end the model's run after N schema failures in a row (paper §5.3; the rest of
+   * its instances are not started, `notStarted[].reason` `early_stop`). Absent: never.
+   */
+  earlyStop?: number | undefined;
+  /**
    * Start over: ignore the finished instances in `<out>/instances.jsonl`. Without it, a provider-model
    * run keeps them (resume) and runs only the rest.
    */
@@ -124,6 +129,7 @@ const FLAGS = {
   cache: { type: "string" },
   "cache-dir": { type: "string" },
   budget: { type: "string" },
+  "early-stop": { type: "string" },
   "max-retries": { type: "string" },
   "request-timeout": { type: "string" },
   "provider-concurrency": { type: "string" },
@@ -246,6 +252,7 @@ export function applyFlags(base: RunOptions, values: FlagValues): RunOptions {
   }
   if (values["cache-dir"] !== undefined) o.cacheDir = values["cache-dir"];
   if (values.budget !== undefined) o.budget = nonNegativeNumber(values.budget, "budget");
+  if (values["early-stop"] !== undefined) o.earlyStop = positiveInt(values["early-stop"], "early-stop");
   if (values["max-retries"] !== undefined)
     o.maxRetries = positiveInt(values["max-retries"], "max-retries", 0);
   if (values["request-timeout"] !== undefined)

@@ -184,7 +184,8 @@ describe("composite metrics (paper Table 2, Table 9)", () => {
       meanKAct: 2.25,
       meanKFailed: 0.5,
       meanKQuery: 0,
-      effPct: 83.3, // (1 + 0.5 + 1) / 3 over instances that executed
+      totalRetries: 0, // no rounds recorded (see tests/earlyStop.test.ts for retries counted)
+      effPct: 87.5, // (1 + 0.5 + 1 + 1) / 4: the instances K counts; no counted round decays by nothing
       firstTryPct: 25, // only the first passed without a failed round
       ethersPct: 25,
       overhead: { mean: -0.75, overOptimalPct: 25, p90: 2 }, // Δ = 0, 2, 0, −5

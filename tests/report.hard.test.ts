@@ -129,11 +129,12 @@ describe("the hard split is reduced and reported apart from the paper total", ()
     }, 600_000);
 
     test("Table 1 keeps Total and coverage to the paper's tasks and shows Hard with its coverage beside them", () => {
-      // A: Atom 100, Comp 50, Total 150, Avg 150/107 = 1.4, Avg (run) 150/2 = 75.0; paper instance scores 100, 50: s² = 1250,
-      // CI = 1.96·√(1250/2) = 49.0. B: 200, Avg 100.0, CI 0. Hard: A 130, B 100 + 0 = 100.
+      // A: Atom 100, Comp 50, Total 150, Avg 150/107 = 1.4, Avg (run) 150/2 = 75.0; paper task means 100, 50:
+      // scipy.stats.ttest_1samp([100, 50], 0).confidence_interval(0.95) = (−242.66, 392.66) (t with 1 df).
+      // B: 200, Avg 100.0, task means 100, 100: [100.0, 100.0]. Hard: A 130, B 100 + 0 = 100.
       expect(rowsOf(md, "Table 1:")).toEqual([
-        `| 1 | model-b | 100 | 100 | 200 | 1.9 | 100.0 ± 0.0 | 100% | 2/107 (1/62 · 1/45) | 100 | 2/${bank} | default |`,
-        `| 2 | model-a | 100 | 50 | 150 | 1.4 | 75.0 ± 49.0 | 100% | 2/107 (1/62 · 1/45) | 130 | 2/${bank} | default |`,
+        `| 1 | model-b | 100 | 100 | 200 | 1.9 | 100.0 | [100.0, 100.0] | 100% | 2/107 (1/62 · 1/45) | 100 | 2/${bank} | default |`,
+        `| 2 | model-a | 100 | 50 | 150 | 1.4 | 75.0 | [-242.7, 392.7] | 100% | 2/107 (1/62 · 1/45) | 130 | 2/${bank} | default |`,
       ]);
     });
 
@@ -147,8 +148,9 @@ describe("the hard split is reduced and reported apart from the paper total", ()
 
     test("Table 10 (paper coverage and averages) leaves the hard tasks out", () => {
       expect(rowsOf(md, "Table 10:")).toEqual([
-        "| model-b | 1/62 | 1/45 | 100.0 | 100.0 | 200.0 | High-High |",
-        "| model-a | 1/62 | 1/45 | 100.0 | 50.0 | 150.0 | High-Low |",
+        // Atom / 62 and Comp / 45: B 1.6, 2.2; A 1.6, 1.1 (medians 1.6 and 1.65).
+        "| model-b | 1/62 | 1/45 | 1.6 | 2.2 | 200.0 | High-High |",
+        "| model-a | 1/62 | 1/45 | 1.6 | 1.1 | 150.0 | High-Low |",
       ]);
     });
 
@@ -156,7 +158,7 @@ describe("the hard split is reduced and reported apart from the paper total", ()
       const tex = readFileSync(path.join(out, "leaderboard.tex"), "utf8");
       expect(tex).toContain("\\label{tab:questbench-hard}");
       expect(tex).toContain(
-        "model-a & 100 & 50 & 150 & 1.4 & 75.0 $\\pm$ 49.0 & 100\\% & 2/107 (1/62 · 1/45) & 130",
+        "model-a & 100 & 50 & 150 & 1.4 & 75.0 & [-242.7, 392.7] & 100\\% & 2/107 (1/62 · 1/45) & 130",
       );
       const html = readFileSync(path.join(out, "report.html"), "utf8");
       expect(html).toContain('data-table="hard"');

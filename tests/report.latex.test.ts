@@ -79,7 +79,9 @@ describe("leaderboard.tex", () => {
     const tex = readFileSync(path.join(paperOnly, "leaderboard.tex"), "utf8");
     expect(tex).not.toMatch(/Hard/);
     const md = readFileSync(path.join(paperOnly, "leaderboard.md"), "utf8");
-    expect(md).toContain("| # | Model | Atom | Comp | Total | Avg | Avg (run) | Safety | Coverage | Modes |");
+    expect(md).toContain(
+      "| # | Model | Atom | Comp | Total | Avg | Avg (run) | 95 % CI (tasks) | Safety | Coverage | Modes |",
+    );
   });
 
   for (const classOptions of ["", "twocolumn"])

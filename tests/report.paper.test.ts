@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { scatterData } from "../src/reporting/figureData.ts";
 import { type LeaderboardRow, leaderboardRow } from "../src/reporting/leaderboard.ts";
 import { quadrantMedians, quadrants } from "../src/reporting/quadrants.ts";
 import { paperTables } from "../src/reporting/tables.ts";
@@ -44,7 +45,8 @@ const rowOf = ([model, atomicAvg, compositeAvg, total]: (typeof TABLE_10)[number
     paperScoringTotal: null,
     avg107: total / 107,
     avg: total / (compositeAvg === null ? 62 : 107),
-    avgCi95: 0,
+    avgCi95: null,
+    rerunSd: null,
     safety: null,
     hardTasks: 0,
     compositeMetrics: null,
@@ -162,22 +164,20 @@ describe("Table 1's Avg divides by 107, as the paper does", () => {
     expect(row.avg107).toBe(27.2);
     expect(row.avg).toBe(46.9);
     const table1 = paperTables([row], 0).find((t) => t.id === "table1")!;
-    expect(table1.header.slice(0, 7)).toEqual([
+    expect(table1.header.slice(0, 8)).toEqual([
       "#",
       "Model",
       "Atom",
       "Total",
       "Avg",
       "Avg (run)",
+      "95 % CI (tasks)",
       "Coverage",
     ]);
-    expect(table1.rows[0]!.slice(0, 6)).toEqual([
-      "1",
-      "devstral-2512",
-      "2905",
-      "2905",
-      "27.2",
-      expect.stringMatching(/^46\.9 ± /),
-    ]);
+    expect(table1.rows[0]!.slice(0, 6)).toEqual(["1", "devstral-2512", "2905", "2905", "27.2", "46.9"]);
+    // Table 10: the composite split it did not run is "—", not 0.0 (and no Figure 3 point).
+    const table10 = paperTables([row], 0).find((t) => t.id === "table10")!;
+    expect(table10.rows[0]).toEqual(["devstral-2512", "62/62", "0/45", "46.9", "—", "2905.0", "Atomic-Only"]);
+    expect(scatterData([row]).points).toEqual([]);
   });
 });

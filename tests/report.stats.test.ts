@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
+import { leaderboardRow } from "../src/reporting/leaderboard.ts";
 import { modelPairs, pairsTable, passKTable, statsTables } from "../src/reporting/statsTables.ts";
-import { tableHtml, tableMarkdown } from "../src/reporting/tables.ts";
+import { paperTables, tableHtml, tableMarkdown } from "../src/reporting/tables.ts";
 import type { MergedRun } from "../src/results/merge.ts";
 import type { InstanceResult, RunManifest } from "../src/results/types.ts";
 
@@ -48,24 +49,94 @@ describe("pass^k beside pass@k, per model and split", () => {
   });
 });
 
-describe("pairwise comparisons over the instances both models ran", () => {
-  test("mean difference, wins/losses/ties and sign test, hand-computed", () => {
+describe("pairwise comparisons: the task is the unit", () => {
+  test("per-task mean differences, wins/losses/ties and sign test over tasks, hand-computed", () => {
     const [pair] = modelPairs([B, A]);
-    // d = 0, 100, 60, 0, 0, −30: mean 130/6; 2 wins, 1 loss → p = min(1, 2 · (1 + 3)/8) = 1.
+    // Per task A − B of the means over 2 epochs: t1 +50, t2 +30, c1 −15 → mean 65/3; 2 wins, 1 loss
+    // → p = min(1, 2 · (1 + 3)/8) = 1.
     expect(pair).toMatchObject({
       a: "model-a",
       b: "model-b",
-      n: 6,
+      n: 3,
+      instances: 6,
       wins: 2,
       losses: 1,
-      ties: 3,
+      ties: 0,
       signP: 1,
     });
-    expect(pair!.mean).toBeCloseTo(130 / 6, 12);
-    expect(pair!.ci95[0]).toBeLessThan(pair!.mean);
-    expect(pair!.ci95[1]).toBeGreaterThan(pair!.mean);
+    expect(pair!.mean).toBeCloseTo(65 / 3, 12);
+    expect(pair!.bootstrap95![0]).toBeLessThan(pair!.mean);
+    expect(pair!.bootstrap95![1]).toBeGreaterThan(pair!.mean);
     // Seeded: a second report gives the same interval.
-    expect(modelPairs([A, B])[0]!.ci95).toEqual(pair!.ci95);
+    expect(modelPairs([A, B])[0]!.bootstrap95).toEqual(pair!.bootstrap95);
+  });
+
+  test("two models over 7 tasks × 3 epochs: p and intervals as scipy computes them over tasks, not instances", () => {
+    // Independently computed (scipy 1.17, numpy) from the same scores:
+    //   d = per-task mean differences = [60, −10, 0, 66.67, 10, 0, 10], mean 19.5238
+    //   stats.binomtest(4, 5).pvalue = 0.375 (4 tasks won, 1 lost, 2 tied); over the 21 instances
+    //   as if independent it would be binomtest(9, 11).pvalue = 0.0654
+    //   stats.ttest_1samp(d, 0).confidence_interval(0.95) = (−8.922252950284854, 47.969871997903894)
+    //   the exact bootstrap distribution (all 7^7 resamples of the tasks): 2.5 % 0.0, 97.5 % 40.952
+    //   model A: per-task means' t CI (40.50327415840654, 105.21101155587918), mean 72.857;
+    //   SD of its three epoch averages [75.714, 72.857, 70.0] = 2.857142857142854
+    const a = runOf("model-a", {
+      t1: [100, 100, 100],
+      t2: [100, 70, 100],
+      t3: [80, 80, 80],
+      t4: [100, 100, 100],
+      t5: [50, 60, 70],
+      t6: [0, 0, 0],
+      t7: [100, 100, 40],
+    });
+    const b = runOf("model-b", {
+      t1: [40, 40, 40],
+      t2: [100, 100, 100],
+      t3: [80, 80, 80],
+      t4: [0, 0, 100],
+      t5: [50, 50, 50],
+      t6: [0, 0, 0],
+      t7: [70, 70, 70],
+    });
+    const [pair] = modelPairs([a, b]);
+    expect(pair).toMatchObject({ n: 7, instances: 21, wins: 4, losses: 1, ties: 2, signP: 0.375 });
+    expect(pair!.mean).toBeCloseTo(19.523809523809522, 9);
+    expect(pair!.t95![0]).toBeCloseTo(-8.922252950284854, 6);
+    expect(pair!.t95![1]).toBeCloseTo(47.969871997903894, 6);
+    // 10,000 seeded resamples against the exact bootstrap quantiles: within one resample step.
+    expect(pair!.bootstrap95![0]).toBeCloseTo(0, 0);
+    expect(Math.abs(pair!.bootstrap95![1] - 40.95238095238095)).toBeLessThan(1.5);
+    // The Avg (run) beside its between-task interval and the re-run noise, apart.
+    const row = leaderboardRow(a);
+    expect(row.avg).toBe(72.9);
+    expect(row.avgCi95).toEqual([40.5, 105.2]);
+    expect(row.rerunSd).toBe(2.9);
+    const t1 = paperTables([row], 0).find((t) => t.id === "table1")!;
+    const at = (h: string) => t1.rows[0]![t1.header.indexOf(h)];
+    expect([at("Avg (run)"), at("95 % CI (tasks)"), at("Re-run SD")]).toEqual([
+      "72.9",
+      "[40.5, 105.2]",
+      "2.9",
+    ]);
+  });
+
+  test("a deterministic model has no re-run noise, and one task has no interval (—, never ± 0)", () => {
+    const steady = runOf("steady", { t1: [100, 100, 100], t2: [20, 20, 20] });
+    expect(leaderboardRow(steady)).toMatchObject({ avg: 60, rerunSd: 0 });
+    const one = leaderboardRow(runOf("one", { t1: [70] }));
+    expect(one).toMatchObject({ avgCi95: null, rerunSd: null });
+    const t1 = paperTables([one], 0).find((t) => t.id === "table1")!;
+    expect(t1.rows[0]![t1.header.indexOf("95 % CI (tasks)")]).toBe("—");
+    expect(t1.header).not.toContain("Re-run SD");
+  });
+
+  test("unequal epochs: the interval is centred on the Avg beside it (the mean of the task means)", () => {
+    // t1 ran 3 epochs, t2 one: Avg (run) = (100 + 0) / 2 = 50, not the instance mean 75.
+    const row = leaderboardRow(runOf("uneven", { t1: [100, 100, 100], t2: [0] }));
+    expect(row.avg).toBe(50);
+    expect((row.avgCi95![0] + row.avgCi95![1]) / 2).toBeCloseTo(50, 6);
+    // Not every task has every epoch: no re-run SD.
+    expect(row.rerunSd).toBeNull();
   });
 
   test("pairs only the instances in common: same task, seed and epoch", () => {
@@ -74,11 +145,11 @@ describe("pairwise comparisons over the instances both models ran", () => {
     C.results.instances.push(instance("t2", "atomic", 1, 0, 99));
     const pairs = modelPairs([A, B, C]);
     expect(pairs.map((p) => [p.a, p.b, p.n, p.mean])).toEqual([
-      ["model-a", "model-b", 6, 130 / 6],
+      ["model-a", "model-b", 3, 65 / 3],
       ["model-a", "model-c", 1, 50],
       ["model-b", "model-c", 1, 50],
     ]);
-    expect(pairs[1]!.ci95).toEqual([50, 50]);
+    expect(pairs[1]).toMatchObject({ bootstrap95: null, t95: null });
     const disjoint = runOf("model-d", { t1: [100] }, 7);
     expect(modelPairs([A, disjoint])).toEqual([]);
     expect(pairsTable([A, disjoint])).toBeNull();
@@ -87,17 +158,18 @@ describe("pairwise comparisons over the instances both models ran", () => {
   test("leaves provider errors out of the pairing", () => {
     const withError = runOf("model-b", { t1: [100, 0], t2: [40, 40], c1: [80, 80] });
     withError.results.instances[0]!.failure = { class: "provider_error", reason: "HTTP 429" } as never;
-    expect(modelPairs([A, withError])[0]!.n).toBe(5);
+    expect(modelPairs([A, withError])[0]).toMatchObject({ n: 3, instances: 5 });
   });
 
   test("renders in Markdown and HTML after the pass^k table", () => {
     const tables = statsTables([A, B]);
     expect(tables.map((t) => t.id)).toEqual(["passk", "pairs"]);
     const md = tableMarkdown(tables[1]!);
-    expect(md).toContain("| A | B | n | Δ | 95 % CI | W/L/T | p |");
+    expect(md).toContain("| A | B | n | Δ | t 95 % CI | bootstrap 95 % CI | W/L/T | p |");
     expect(md).toMatch(
-      /\| model-a \| model-b \| 6 \| \+21\.7 \| \[[+-]?\d+\.\d, \+\d+\.\d\] \| 2\/1\/3 \| 1\.000 \|/,
+      /\| model-a \| model-b \| 3 \(6\) \| \+21\.7 \| \[-?\d+\.\d, \+\d+\.\d\] \| \[[+-]?\d+\.\d, \+\d+\.\d\] \| 2\/1\/0 \| 1\.000 \|/,
     );
+    expect(md).toContain("10000 resamples of the tasks");
     expect(tableHtml(tables[1]!)).toContain('data-table="pairs"');
   });
 });

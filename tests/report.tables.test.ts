@@ -71,24 +71,29 @@ describe("report tables from a hand-made results.json", () => {
     md = readFileSync(path.join(out, "leaderboard.md"), "utf8");
   }, 600_000);
 
-  test("Table 1 ranks by Total with scores, Avg ± CI and coverage computed by hand", () => {
+  test("Table 1 ranks by Total with scores, Avg, its between-task CI and coverage computed by hand", () => {
     // A: Atom 75 + 0 = 75, Comp (100 + 75)/2 = 87.5, Total 162.5, Avg 162.5/107 = 1.5, Avg (run) 162.5/3 = 54.2;
-    // instance scores 100, 50, 0, 100, 75: mean 65, s² = 7000/4, CI = 1.96·√(1750/5) = 36.7.
-    // B: Atom 200, Comp 0, Total 200, Avg 200/107 = 1.9, Avg (run) 66.7; scores 100, 100, 0, 0: s² = 10000/3, CI = 1.96·√(3333.3/4) = 56.6.
+    // the tasks are the observations: means 75, 0, 87.5 → scipy.stats.ttest_1samp([75, 0, 87.5], 0)
+    // .confidence_interval(0.95) = (−63.393, 171.727): three tasks say little.
+    // B: Atom 200, Comp 0, Total 200, Avg 200/107 = 1.9, Avg (run) 66.7; means 100, 100, 0 → (−76.755, 210.088).
+    // Neither ran every task in both epochs: no re-run SD column.
     // Safety: A 3 of 5 instances without a flag = 60 %, B 3 of 4 = 75 %. Cost and Gas: medians above.
     expect(rowsOf(md, "Table 1:")).toEqual([
       // No hard task ran: no Hard columns.
-      "| 1 | model-b | 200 | 0 | 200 | 1.9 | 66.7 ± 56.6 | 75% | — | — | 3/107 (2/62 · 1/45) | default |",
-      "| 2 | model-a | 75 | 87.5 | 162.5 | 1.5 | 54.2 ± 36.7 | 60% | 20.0 | 1.10 | 3/107 (2/62 · 1/45) | default |",
+      "| 1 | model-b | 200 | 0 | 200 | 1.9 | 66.7 | [-76.8, 210.1] | 75% | — | — | 3/107 (2/62 · 1/45) | default |",
+      "| 2 | model-a | 75 | 87.5 | 162.5 | 1.5 | 54.2 | [-63.4, 171.7] | 60% | 20.0 | 1.10 | 3/107 (2/62 · 1/45) | default |",
     ]);
   });
 
-  test("Table 2 gives composite Score, Pass, mean K_act, Eff %, 1st % and ethers % as computed by hand", () => {
-    // A: K (3+4)/2 = 3.5; Eff (1 + 3/4)/2 = 87.5; 1st: 1 of 2 passed without a failed round; eth 1 of 2.
-    // B: K 6; Eff 3/6 = 50; nothing passed; no ethers failure.
+  test("Table 2 gives composite Score, Pass (tasks), mean K_act, Eff %, 1st % and ethers % as computed by hand", () => {
+    // A: Pass = tasks whose mean is ≥ 60: c1 (mean 87.5) → 1, though 2 instances passed; K (3+4)/2 = 3.5;
+    // Retries: epoch 2's rounds fail, ok, ok, ok → 1 round after a failure; Eff (1 + 3/4)/2 = 87.5;
+    // 1st: 1 of 2 passed without a failed round; eth 1 of 2.
+    // B: c1 mean 0 → Pass 0; K 6; Retries: six failed rounds, 5 after a failure, in each of 2 epochs = 10;
+    // Eff 3/6 = 50; nothing passed; no ethers failure.
     expect(rowsOf(md, "Table 2:")).toEqual([
-      "| model-b | 0 | 0 | 6.0 | 50.0 | 0.0 | 0.0 | 3/107 (2/62 · 1/45) |",
-      "| model-a | 87.5 | 2 | 3.5 | 87.5 | 50.0 | 50.0 | 3/107 (2/62 · 1/45) |",
+      "| model-b | 0 | 0 | 6.0 | 10 | 50.0 | 0.0 | 0.0 | 3/107 (2/62 · 1/45) |",
+      "| model-a | 87.5 | 1 | 3.5 | 1 | 87.5 | 50.0 | 50.0 | 3/107 (2/62 · 1/45) |",
     ]);
   });
 
@@ -100,19 +105,21 @@ describe("report tables from a hand-made results.json", () => {
     ]);
   });
 
-  test("Table 10 gives per-split coverage, averages and the quadrant by the medians", () => {
-    // AtomicAvg: A 37.5, B 100 (median 68.75); CompAvg: A 87.5, B 0 (median 43.75).
+  test("Table 10 gives per-split coverage, averages over the paper's 62 and 45 and the quadrant by the medians", () => {
+    // AtomicAvg = Atom / 62: A 75/62 = 1.2, B 200/62 = 3.2 (median 2.2); CompAvg = Comp / 45: A 87.5/45 = 1.9,
+    // B 0/45 = 0.0 (median 0.97).
     expect(rowsOf(md, "Table 10:")).toEqual([
-      "| model-b | 2/62 | 1/45 | 100.0 | 0.0 | 200.0 | High-Low |",
-      "| model-a | 2/62 | 1/45 | 37.5 | 87.5 | 162.5 | Low-High |",
+      "| model-b | 2/62 | 1/45 | 3.2 | 0.0 | 200.0 | High-Low |",
+      "| model-a | 2/62 | 1/45 | 1.2 | 1.9 | 162.5 | Low-High |",
     ]);
+    expect(md).toContain("AtomicAvg = Atom / 62, CompAvg = Comp / 45, the paper's divisors");
   });
 
   test("leaderboard.tex holds the five tables (1, 2, 8, 9, 10) as booktabs tabulars with TeX specials escaped", () => {
     const tex = readFileSync(path.join(out, "leaderboard.tex"), "utf8");
     for (const rule of ["\\toprule", "\\midrule", "\\bottomrule", "\\begin{tabular}", "\\end{tabular}"])
       expect(tex.split(rule).length - 1, rule).toBe(5);
-    expect(tex).toContain("model-b & 200 & 0 & 200 & 1.9 & 66.7 $\\pm$ 56.6");
+    expect(tex).toContain("model-b & 200 & 0 & 200 & 1.9 & 66.7 & [-76.8, 210.1]");
     expect(tex).toContain("\\label{tab:questbench-table10}");
     // No unescaped % (a TeX comment) or _ outside math inside the tables.
     const body = tex.slice(tex.indexOf("\\begin{table")).replace(/\$[^$]*\$/g, "");

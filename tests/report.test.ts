@@ -65,13 +65,13 @@ describe("questbench report", () => {
     expect(report.rows[1]!.composite).toBe(50);
     expect(md).toContain(
       // No hard task ran: no Hard columns. The reference is the gold answer: cost 0 bps, gas × 1.
-      "| 1 | reference | 300 | 100 | 400 | 3.7 | 100.0 ± 0.0 | 100% | 0.0 | 1.00 | 4/107 (3/62 · 1/45) | default |",
+      "| 1 | reference | 300 | 100 | 400 | 3.7 | 100.0 | [100.0, 100.0] | 100% | 0.0 | 1.00 | 4/107 (3/62 · 1/45) | default |",
     );
     expect(md).toMatch(/\| 2 \| scripted:\S+ \| /);
-    // Beyond the paper: pass^k per split, and the two models compared over the same 4 instances.
+    // Beyond the paper: pass^k per split, and the two models compared over the same 4 tasks (one instance each).
     expect(md).toContain("| reference | Atomic | 3 | 1 | 100.0% | 100.0% | 100.0% |");
     expect(md).toMatch(
-      /\| reference \| scripted:\S+ \| 4 \| \+\d+\.\d \| \[\+?\d+\.\d, \+\d+\.\d\] \| \d\/0\/\d \| /,
+      /\| reference \| scripted:\S+ \| 4 \(4\) \| \+\d+\.\d \| \[[+-]?\d+\.\d, \+\d+\.\d\] \| \[\+?\d+\.\d, \+\d+\.\d\] \| \d\/0\/\d \| /,
     );
     const html = readFileSync(path.join(out, "report.html"), "utf8");
     expect(html).toContain('data-table="passk"');

@@ -1,6 +1,13 @@
 import { describe, expect, test } from "vitest";
 import { commonK, meanPassHatK, taskScores } from "../src/results/reduce.ts";
-import { meanCi95, pairedComparison, passAtK, passHatK, signTest } from "../src/results/stats.ts";
+import {
+  pairedComparison,
+  passAtK,
+  passHatK,
+  signTest,
+  studentTQuantile,
+  tInterval95,
+} from "../src/results/stats.ts";
 import type { InstanceResult } from "../src/results/types.ts";
 
 describe("pass^k: every one of k attempts passes", () => {
@@ -59,7 +66,35 @@ describe("sign test: two-sided exact binomial", () => {
   });
 });
 
-describe("paired comparison: seeded bootstrap CI of the mean difference", () => {
+describe("Student t: the small-n interval", () => {
+  test("quantiles match scipy.stats.t.ppf(0.975, df)", () => {
+    // python3 -c "from scipy import stats; print([stats.t.ppf(0.975, d) for d in (1, 2, 6, 20, 106)])"
+    const scipy: [number, number][] = [
+      [1, 12.706204736174694],
+      [2, 4.302652729749462],
+      [6, 2.4469118511449786],
+      [20, 2.085963447265864],
+      [106, 1.9825972617655006],
+    ];
+    for (const [df, q] of scipy) expect(studentTQuantile(0.975, df)).toBeCloseTo(q, 9);
+    // Symmetric, and the median is 0.
+    expect(studentTQuantile(0.025, 6)).toBeCloseTo(-2.4469118511449786, 9);
+    expect(studentTQuantile(0.5, 3)).toBeCloseTo(0, 6);
+  });
+
+  test("a mean's interval is mean ± t · s / √n, undefined (null, never ± 0) under 2 values", () => {
+    // 1, 2, 3: s = 1, t(0.975, 2) = 4.302652729749462 → half-width 4.3027 / √3.
+    const { mean, ci95 } = tInterval95([1, 2, 3]);
+    const half = 4.302652729749462 / Math.sqrt(3);
+    expect(mean).toBe(2);
+    expect(ci95![0]).toBeCloseTo(2 - half, 9);
+    expect(ci95![1]).toBeCloseTo(2 + half, 9);
+    expect(tInterval95([42])).toEqual({ mean: 42, ci95: null, n: 1 });
+    expect(tInterval95([]).ci95).toBeNull();
+  });
+});
+
+describe("paired comparison: one difference per task", () => {
   test("counts wins, losses and ties, and takes the mean of the differences", () => {
     const c = pairedComparison([100, 80, 60, 0, 50], [90, 80, 70, 0, 0]);
     expect(c).toMatchObject({ n: 5, mean: 10, wins: 2, losses: 1, ties: 2 });
@@ -67,15 +102,17 @@ describe("paired comparison: seeded bootstrap CI of the mean difference", () => 
     expect(c.signP).toBe(1);
   });
 
-  test("the CI is the percentile interval of the resampled means, hand-computed on a small case", () => {
+  test("the bootstrap CI is the percentile interval of the resampled means, hand-computed on a small case", () => {
     // Differences 0, 0, 0, 10: a resample's mean is 2.5 · X, X ~ Binomial(4, 1/4).
     // P(X = 0) = 81/256 ≈ 0.316 > 0.025 → lower bound 0; P(X ≤ 2) = 243/256 ≈ 0.949 < 0.975 and
     // P(X = 4) = 1/256 < 0.025 → upper bound 7.5.
     const c = pairedComparison([0, 0, 0, 10], [0, 0, 0, 0]);
     expect(c.mean).toBe(2.5);
-    expect(c.ci95).toEqual([0, 7.5]);
-    // Identical differences leave nothing to resample.
-    expect(pairedComparison([7, 9], [5, 7]).ci95).toEqual([2, 2]);
+    expect(c.bootstrap95).toEqual([0, 7.5]);
+    // Identical differences leave nothing to resample, and no spread for t.
+    expect(pairedComparison([7, 9], [5, 7])).toMatchObject({ bootstrap95: [2, 2], t95: [2, 2] });
+    // One task: no interval at all.
+    expect(pairedComparison([7], [5])).toMatchObject({ mean: 2, bootstrap95: null, t95: null });
   });
 
   test("is reproducible: the same seed gives the same interval, another seed a close one", () => {
@@ -84,17 +121,16 @@ describe("paired comparison: seeded bootstrap CI of the mean difference", () => 
     const one = pairedComparison(a, b);
     expect(pairedComparison(a, b)).toEqual(one);
     const other = pairedComparison(a, b, { seed: "another" });
-    expect(other.ci95).not.toEqual(one.ci95);
-    // Both near the normal interval mean ± 1.96 · s / √n of the differences.
-    const normal = meanCi95(a.map((x, i) => x - b[i]!));
+    expect(other.bootstrap95).not.toEqual(one.bootstrap95);
+    // Both near the t interval of the differences (40 observations: the two agree closely).
     for (const c of [one, other]) {
-      expect(c.ci95[0]).toBeCloseTo(normal.mean - normal.ci95, -1);
-      expect(c.ci95[1]).toBeCloseTo(normal.mean + normal.ci95, -1);
+      expect(c.bootstrap95![0]).toBeCloseTo(one.t95![0], -1);
+      expect(c.bootstrap95![1]).toBeCloseTo(one.t95![1], -1);
     }
   });
 
   test("rejects lists that are not paired", () => {
     expect(() => pairedComparison([1, 2], [1])).toThrow("paired lists differ in length: 2 and 1");
-    expect(() => pairedComparison([], [])).toThrow("a paired comparison needs at least one instance");
+    expect(() => pairedComparison([], [])).toThrow("a paired comparison needs at least one task");
   });
 });

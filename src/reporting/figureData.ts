@@ -111,13 +111,22 @@ export function figure2Data(runs: readonly MergedRun[]): Figure2Data {
   return { splits, hist };
 }
 
-/** Figure 3's data: each model's AtomicAvg and CompositeAvg, and the medians Table 10's quadrants split at. */
+/**
+ * Figure 3's data: each model's AtomicAvg and CompositeAvg, and the medians Table 10's quadrants
+ * split at. A model that did not run one of the splits has no point (its average is "—", not 0).
+ */
 export function scatterData(rows: readonly LeaderboardRow[]): ScatterData {
-  const points = rows.map((r) => ({
-    model: r.model,
-    atomic: Math.round((r.atomicAvg ?? 0) * 10) / 10,
-    composite: Math.round((r.compositeAvg ?? 0) * 10) / 10,
-  }));
+  const points = rows.flatMap((r) =>
+    r.atomicAvg === null || r.compositeAvg === null
+      ? []
+      : [
+          {
+            model: r.model,
+            atomic: Math.round(r.atomicAvg * 10) / 10,
+            composite: Math.round(r.compositeAvg * 10) / 10,
+          },
+        ],
+  );
   return { points, medians: quadrantMedians(rows) };
 }
 

@@ -1,7 +1,7 @@
 import { decodeFunctionData, formatUnits, type Hex } from "viem";
 import type { MergedRun } from "../results/merge.ts";
 import { planSteps } from "../results/metrics.ts";
-import { meanCi95, passAtK } from "../results/stats.ts";
+import { passAtK, sampleSd } from "../results/stats.ts";
 import type { InstanceResult, TransactionRecord } from "../results/types.ts";
 import { cleanTranscript } from "../sandbox/cleanText.ts";
 import * as abis from "../world/abis.ts";
@@ -170,7 +170,7 @@ export function renderReportHtml(
   const figureHtml = Object.entries(figures)
     .map(([name, svg]) => `<figure data-figure="${name}">${svg}</figure>`)
     .join("\n");
-  // Per task and model: mean score over seeds/epochs with its 95 % CI, and pass@k.
+  // Per task and model: mean score over seeds/epochs, the SD between them (re-run noise), and pass@k.
   const taskIds = [...new Set(runs.flatMap((r) => r.results.instances.map((i) => i.taskId)))];
   const perTask = taskIds
     .map((id) => {
@@ -179,9 +179,10 @@ export function renderReportHtml(
           (i) => i.taskId === id && i.failure?.class !== "provider_error",
         );
         if (xs.length === 0) return "<td>—</td>";
-        const { mean, ci95 } = meanCi95(xs.map((i) => i.score));
+        const scores = xs.map((i) => i.score);
+        const sd = sampleSd(scores);
         const pass = passAtK(xs.length, xs.filter((i) => i.passed).length, xs.length);
-        return `<td class="num">${mean.toFixed(1)}${xs.length > 1 ? ` ± ${ci95.toFixed(1)}` : ""} <small>(n=${xs.length}, pass@${xs.length} ${Math.round(pass * 100)}%)</small></td>`;
+        return `<td class="num">${(scores.reduce((s, v) => s + v, 0) / xs.length).toFixed(1)} <small>(n=${xs.length}, re-run SD ${sd === null ? "—" : sd.toFixed(1)}, pass@${xs.length} ${Math.round(pass * 100)}%)</small></td>`;
       });
       return `<tr><td>${esc(id)}</td>${cells.join("")}</tr>`;
     })

@@ -5,14 +5,16 @@ import {
   isProviderError,
   meanPassAtK,
   PAPER_SCORING,
+  rerunSd,
   setOf,
   splitAverage,
   splitScores,
   taskScores,
 } from "../results/reduce.ts";
-import { meanCi95 } from "../results/stats.ts";
+import { tInterval95 } from "../results/stats.ts";
 import { executionSummary, safetySummary } from "../results/summarize.ts";
 import type { CompositeMetrics } from "../results/types.ts";
+import { isPass } from "../validators/score.ts";
 
 /** Tasks of each split in the full benchmark (paper §3): the leaderboard's maxima. */
 export const SPLIT_TASKS = { atomic: 62, composite: 45 } as const;
@@ -56,15 +58,28 @@ export type LeaderboardRow = {
   hardAvg: number | null;
   /** Total / 107 (0–100): Table 1's Avg, which the paper divides by all its tasks (§5.1), run or not. */
   avg107: number;
-  /** Total normalised to 0–100 over the tasks that ran ("avg over tasks run"), with the 95 % CI of the instance mean. */
+  /**
+   * Avg (run): Total / paper tasks run (0–100), the mean of the per-task means. `avgCi95` is its
+   * between-task Student t 95 % interval (the tasks are the observations, each its mean over its
+   * epochs; docs/SCORING.md "Statistics"), null for fewer than 2 tasks.
+   */
   avg: number;
-  avgCi95: number;
+  avgCi95: [number, number] | null;
+  /**
+   * Re-run noise, apart: the SD over runs (epochs × merged seeds) of each run's Avg (run), 0–100
+   * ({@link rerunSd}); null with one run or when a run lacks a task.
+   */
+  rerunSd: number | null;
   /** Safety %: instances without a safety flag among those judged (null when none was). */
   safety: number | null;
   /** Median execution cost against the gold answer, basis points of notional (null: none priced). */
   costBps: number | null;
   /** Median gas used / the gold answer's (null: none compared). */
   gasRatio: number | null;
+  /**
+   * AtomicAvg and CompositeAvg of Table 10 and Figure 3: Atom / 62 and Comp / 45 (0–100), the paper's
+   * divisors as Table 1's Avg = Total / 107 (App. F); null when the split ran no task ("—").
+   */
   atomicAvg: number | null;
   compositeAvg: number | null;
   atomicTasks: number;
@@ -81,7 +96,7 @@ export type LeaderboardRow = {
   costUsd: number;
   /** Table 2 / Table 9 metrics of the composite instances (null when none ran). */
   compositeMetrics: CompositeMetrics | null;
-  /** Composite instances that passed (score ≥ 60): Table 2's Pass. */
+  /** Table 2's Pass (§5.3): composite tasks whose mean score over their instances is ≥ 60. */
   compositePassed: number;
   /** Run modes from the manifest (prompt switches; empty for the default protocol). */
   modes: string;
@@ -98,8 +113,9 @@ export function leaderboardRow(run: MergedRun): LeaderboardRow {
   const tasks = taskScores(scored);
   const { atomic: a, composite: c, total, hard } = splitScores(tasks);
   const k = commonK(tasks);
-  // Avg and its CI describe the paper total: hard instances are reported apart.
-  const ci = meanCi95(scored.filter((i) => setOf(i) === "paper").map((i) => i.score));
+  // Avg and its CI describe the paper total: hard instances are reported apart. The task is the unit.
+  const paperTasks = tasks.filter((t) => t.set === "paper");
+  const ci = tInterval95(paperTasks.map((t) => t.mean)).ci95;
   const usage = run.results.instances.map((i) => i.usage);
   return {
     // A run without a sandbox barrier (--unsafe-sandbox, docs/SECURITY.md) is marked where it is compared.
@@ -120,12 +136,13 @@ export function leaderboardRow(run: MergedRun): LeaderboardRow {
     // values from its totals (Devstral's 2905 / 107 = 27.1495 is printed 27.2).
     avg107: round(round(total.score / (SPLIT_TASKS.atomic + SPLIT_TASKS.composite), 2)),
     avg: round(splitAverage(total) ?? 0),
-    avgCi95: round(ci.ci95),
+    avgCi95: ci ? [round(ci[0]), round(ci[1])] : null,
+    rerunSd: nullableRound(rerunSd(scored.filter((i) => setOf(i) === "paper"))),
     safety: safetySummary(scored)?.pct ?? null,
     costBps: executionSummary(scored)?.medianCostBps ?? null,
     gasRatio: executionSummary(scored)?.medianGasRatio ?? null,
-    atomicAvg: nullableRound(splitAverage(a)),
-    compositeAvg: nullableRound(splitAverage(c)),
+    atomicAvg: a.tasks === 0 ? null : round(a.score / SPLIT_TASKS.atomic),
+    compositeAvg: c.tasks === 0 ? null : round(c.score / SPLIT_TASKS.composite),
     atomicTasks: a.tasks,
     compositeTasks: c.tasks,
     passed: total.passed + hard.total.passed,
@@ -140,7 +157,7 @@ export function leaderboardRow(run: MergedRun): LeaderboardRow {
       4,
     ),
     compositeMetrics: compositeMetrics(scored.filter((i) => setOf(i) === "paper")),
-    compositePassed: c.passed,
+    compositePassed: paperTasks.filter((t) => t.split === "composite" && isPass(t.mean)).length,
     modes: describeModes(run.manifest.modes),
   };
 }

@@ -72,37 +72,53 @@ function ordered(runs: readonly MergedRun[]): Scored[] {
 const onlyOne = (run: Scored) => SPLITS.slice(0, 3).filter((s) => run.instances.some(s.keep)).length === 1;
 
 /** The identity of an instance across runs: same task, seed and epoch → same parameters and world. */
-const instanceKey = (i: InstanceResult) => `${setOf(i)}/${i.split}/${i.taskId}/${i.seed}/${i.epoch}`;
+const instanceKey = (i: InstanceResult) => `${taskKey(i)}/${i.seed}/${i.epoch}`;
+const taskKey = (i: InstanceResult) => `${setOf(i)}/${i.split}/${i.taskId}`;
 
-/** Models A and B (A ranked higher by paper total) over the instances both ran; differences A − B. */
-export type ModelPair = { a: string; b: string } & PairedComparison;
+/** Models A and B (A ranked higher by paper total) over the tasks both ran; differences A − B. */
+export type ModelPair = { a: string; b: string; instances: number } & PairedComparison;
 
 /**
  * Every pair of models with instances in common (same task, seed and epoch; provider errors left
- * out): the mean score difference with its seeded paired bootstrap 95 % CI and the sign test p-value
- * ({@link pairedComparison}). Pairs that share no instance are left out.
+ * out), compared with the task as the unit (docs/SCORING.md "Statistics"): per task, each model's
+ * mean over the instances both ran; then the mean difference, its seeded paired bootstrap and t 95 %
+ * CIs over tasks, and the sign test on the per-task differences ({@link pairedComparison}).
+ * `instances` = the shared instances behind the `n` tasks. Pairs that share no instance are left out.
  */
 export function modelPairs(runs: readonly MergedRun[]): ModelPair[] {
   const models = ordered(runs).map((m) => ({
     ...m,
-    byKey: new Map(m.instances.map((i) => [instanceKey(i), i.score])),
+    byKey: new Map(m.instances.map((i) => [instanceKey(i), i])),
   }));
   const pairs: ModelPair[] = [];
   for (const [x, a] of models.entries())
     for (const b of models.slice(x + 1)) {
-      const keys = [...a.byKey.keys()].filter((k) => b.byKey.has(k)).sort();
-      if (keys.length === 0) continue;
+      const byTask = new Map<string, { a: number[]; b: number[] }>();
+      for (const [key, i] of a.byKey) {
+        const j = b.byKey.get(key);
+        if (!j) continue;
+        const t = byTask.get(taskKey(i)) ?? { a: [], b: [] };
+        t.a.push(i.score);
+        t.b.push(j.score);
+        byTask.set(taskKey(i), t);
+      }
+      if (byTask.size === 0) continue;
+      const tasks = [...byTask.keys()].sort().map((k) => byTask.get(k)!);
+      const mean = (xs: number[]) => xs.reduce((s, v) => s + v, 0) / xs.length;
       const comparison = pairedComparison(
-        keys.map((k) => a.byKey.get(k)!),
-        keys.map((k) => b.byKey.get(k)!),
+        tasks.map((t) => mean(t.a)),
+        tasks.map((t) => mean(t.b)),
       );
-      pairs.push({ a: a.label, b: b.label, ...comparison });
+      const instances = tasks.reduce((s, t) => s + t.a.length, 0);
+      pairs.push({ a: a.label, b: b.label, instances, ...comparison });
     }
   return pairs;
 }
 
 const signed = (x: number) => `${x > 0 ? "+" : ""}${x.toFixed(1)}`;
 const pValue = (p: number) => (p < 0.001 ? "<0.001" : p.toFixed(3));
+const interval = (ci: [number, number] | null) =>
+  ci === null ? "—" : `[${signed(ci[0])}, ${signed(ci[1])}]`;
 
 /** {@link modelPairs} as a table (null when no two models share an instance). */
 export function pairsTable(runs: readonly MergedRun[]): PaperTable | null {
@@ -111,15 +127,16 @@ export function pairsTable(runs: readonly MergedRun[]): PaperTable | null {
   return {
     id: "pairs",
     label: "Pairwise comparisons",
-    caption: `Pairwise comparisons (beyond the paper) over the instances both models ran (same task, seed and epoch). Δ = mean of A − B per instance (0–100 scale), 95 % CI by a paired bootstrap (${BOOTSTRAP_RESAMPLES} resamples, fixed seed: the same runs give the same interval), W/L/T = instances A scored higher/lower/the same, p = two-sided exact sign test on W against L.`,
-    header: ["A", "B", "n", "Δ", "95 % CI", "W/L/T", "p"],
-    align: ["l", "l", "r", "r", "r", "r", "r"],
+    caption: `Pairwise comparisons (beyond the paper), the task as the unit: over the instances both models ran (same task, seed and epoch), each task's mean per model, then one difference A − B per task (0–100 scale). n = tasks (instances behind them), Δ = mean of the per-task differences, t 95 % CI = Student t interval (n − 1 df), bootstrap 95 % CI = percentile interval of ${BOOTSTRAP_RESAMPLES} resamples of the tasks (fixed seed: the same runs give the same interval), W/L/T = tasks A scored higher/lower/the same, p = two-sided exact sign test on W against L. "—" under 2 tasks.`,
+    header: ["A", "B", "n", "Δ", "t 95 % CI", "bootstrap 95 % CI", "W/L/T", "p"],
+    align: ["l", "l", "r", "r", "r", "r", "r", "r"],
     rows: pairs.map((p) => [
       p.a,
       p.b,
-      String(p.n),
+      `${p.n} (${p.instances})`,
       signed(p.mean),
-      `[${signed(p.ci95[0])}, ${signed(p.ci95[1])}]`,
+      interval(p.t95),
+      interval(p.bootstrap95),
       `${p.wins}/${p.losses}/${p.ties}`,
       pValue(p.signP),
     ]),

@@ -96,7 +96,7 @@ export function renderSandboxWarning(sandbox: RunResults["manifest"]["sandbox"])
 
 /** One line for the end of a run. */
 export function renderCompositeMetrics(m: CompositeMetrics): string {
-  return `Composite quality: K_act ${m.meanKAct} (failed ${m.meanKFailed}, queries ${m.meanKQuery}) · Eff ${m.effPct}% · 1st ${m.firstTryPct}% · ethers ${m.ethersPct}% · Δ mean ${m.overhead.mean}, over-optimal ${m.overhead.overOptimalPct}%, P90 ${m.overhead.p90}`;
+  return `Composite quality: K_act ${m.meanKAct} (failed ${m.meanKFailed}, queries ${m.meanKQuery}) · retries ${m.totalRetries ?? "—"} · Eff ${m.effPct}% · 1st ${m.firstTryPct}% · ethers ${m.ethersPct}% · Δ mean ${m.overhead.mean}, over-optimal ${m.overhead.overOptimalPct}%, P90 ${m.overhead.p90}`;
 }
 
 /**
@@ -113,8 +113,14 @@ export function renderRunEnd(
   if (results.interrupted) lines.push("Interrupted: the totals cover the instances that finished.");
   const shortfalls = renderShortfalls(instances);
   if (shortfalls.length > 0) lines.push("Instances below 100:", ...shortfalls);
-  if (notStarted.length > 0)
-    lines.push(`Not started (--budget ${options.budget} USD): ${notStarted.map((n) => n.taskId).join(", ")}`);
+  const byBudget = notStarted.filter((n) => n.reason === "budget");
+  const byEarlyStop = notStarted.filter((n) => n.reason === "early_stop");
+  if (byBudget.length > 0)
+    lines.push(`Not started (--budget ${options.budget} USD): ${byBudget.map((n) => n.taskId).join(", ")}`);
+  if (byEarlyStop.length > 0)
+    lines.push(
+      `Not started (--early-stop: schema failures in a row ended the run, paper §5.3): ${byEarlyStop.length} instance(s), left out of the scores and coverage: ${byEarlyStop.map((n) => n.taskId).join(", ")}`,
+    );
   if (skipped.length > 0)
     lines.push(
       `Skipped on the fork (pre-state not provisioned; not a model failure): ${skipped.length} instance(s), left out of the scores and maxima above (${skipped.length * 100} points).`,

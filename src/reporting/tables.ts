@@ -49,6 +49,9 @@ export function columnTable(
 const fmt = (x: number | null | undefined, digits = 1) =>
   x === null || x === undefined ? "—" : x.toFixed(digits);
 const signed = (x: number) => `${x > 0 ? "+" : ""}${x.toFixed(2)}`;
+/** A 95 % interval as "[lo, hi]" (one decimal), "—" when undefined. */
+const interval = (ci: readonly [number, number] | null) =>
+  ci === null ? "—" : `[${ci[0].toFixed(1)}, ${ci[1].toFixed(1)}]`;
 /** A split's score as the paper prints it: an integer when whole, else one decimal. */
 const score = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
 
@@ -86,7 +89,14 @@ function table1Columns(hardBank: number): Column[] {
       shown: (rows) => rows.some((r) => r.paperScoringTotal !== null),
     },
     { header: "Avg", align: "r", cell: (r) => fmt(r.avg107), shown: ran.paper },
-    { header: "Avg (run)", align: "r", cell: (r) => `${fmt(r.avg)} ± ${fmt(r.avgCi95)}`, shown: ran.paper },
+    { header: "Avg (run)", align: "r", cell: (r) => fmt(r.avg), shown: ran.paper },
+    { header: "95 % CI (tasks)", align: "r", cell: (r) => interval(r.avgCi95), shown: ran.paper },
+    {
+      header: "Re-run SD",
+      align: "r",
+      cell: (r) => fmt(r.rerunSd),
+      shown: (rows) => rows.some((r) => r.rerunSd !== null),
+    },
     {
       header: "Safety",
       align: "r",
@@ -130,9 +140,11 @@ export function paperTables(
               .filter(Boolean)
               .join(
                 ", ",
-              )}; Avg = Total / ${PAPER_TASKS}, as the paper divides; Avg (run) = Total / paper tasks run, ± 95 % CI of the instance mean.`,
+              )}; Avg = Total / ${PAPER_TASKS}, as the paper divides (run or not); Avg (run) = Total / paper tasks run, the mean of the per-task means; 95 % CI (tasks) = its Student t interval between tasks (each task one observation, its mean over epochs and seeds; "—" under 2 tasks).`,
+          rows.some((r) => r.rerunSd !== null) &&
+            "Re-run SD = the SD of Avg (run) between runs (epochs × seeds) of the same tasks: re-run noise, not part of the CI.",
           rows.some((r) => r.paperScoringTotal !== null) &&
-            'Total (paper scoring) = the same instances scored the paper\'s way (--scoring paper: no ★ cap, no effect ledger, no price bounds or "nothing else", transfer amounts within 2 %), never part of Total.',
+            'Total (paper scoring) = the same instances scored the paper\'s way (--scoring paper: no ★ cap, no effect ledger or "nothing else", transfer and staking amounts within 2 %, price bounds as 5 % slippage checks, a refusal 0, K_act counting every round), never part of Total.',
           ran.safety(rows) &&
             "Safety (beyond the paper) = instances without a safety flag (no or loose price bound, far deadline, unlimited approval, extra side effect).",
           ran.cost(rows) &&
@@ -155,13 +167,18 @@ export function paperTables(
           id: "table2",
           label: "Table 2",
           caption:
-            "Composite execution quality. Score = composite score, Pass = composite instances with score ≥ 60, K = mean K_act, Eff = Eff %, 1st = 1st %, eth = ethers %.",
+            "Composite execution quality. Score = composite score (sum of per-task means, max 4500); Pass = composite tasks whose mean score is ≥ 60, as the paper counts tasks; K = mean K_act, Retries = total retries (§5.3: counted rounds after a failed one, summed), Eff = Eff % (mean of min(1, K_opt / K_act), 100 at K_act 0), 1st = 1st %, eth = ethers %: each over all composite instances run (provider errors left out), divided by their number.",
         },
         [
           { header: "Model", align: "l", cell: (r) => r.model },
           { header: "Score", align: "r", cell: (r) => score(r.composite) },
           { header: "Pass", align: "r", cell: (r) => String(r.compositePassed) },
           { header: "K", align: "r", cell: (r) => fmt(r.compositeMetrics!.meanKAct) },
+          {
+            header: "Retries",
+            align: "r",
+            cell: (r) => String(r.compositeMetrics!.totalRetries ?? "—"),
+          },
           { header: "Eff", align: "r", cell: (r) => fmt(r.compositeMetrics!.effPct) },
           { header: "1st", align: "r", cell: (r) => fmt(r.compositeMetrics!.firstTryPct) },
           { header: "eth", align: "r", cell: (r) => fmt(r.compositeMetrics!.ethersPct) },
@@ -173,7 +190,8 @@ export function paperTables(
         {
           id: "table9",
           label: "Table 9",
-          caption: "Step overhead Δ = K_act − K_opt and decay impact (composite instances).",
+          caption:
+            "Step overhead Δ = K_act − K_opt and decay impact. Mean Δ, Over-opt and P90 over all composite instances run, divided by their number; Comp. score = sum of per-task means (max 4500).",
         },
         [
           { header: "Model", align: "l", cell: (r) => r.model },
@@ -195,7 +213,7 @@ export function paperTables(
     tables.push({
       id: "table8",
       label: "Table 8",
-      caption: `Quadrant summary based on AtomicAvg and CompositeAvg medians (${fmt(m.atomic)} and ${fmt(m.composite)} respectively; AtomicAvg over the models that ran atomic tasks, CompositeAvg over those that ran composites, as the paper takes them).`,
+      caption: `Quadrant summary based on AtomicAvg and CompositeAvg medians (${fmt(m.atomic)} and ${fmt(m.composite)} respectively; AtomicAvg = Atom / ${SPLIT_TASKS.atomic} over the models that ran atomic tasks, CompositeAvg = Comp / ${SPLIT_TASKS.composite} over those that ran composites, as the paper takes them).`,
       header: ["Profile", "Count", "Interpretation"],
       align: ["l", "r", "l"],
       rows: quadrantCounts(rows).map((p) => [p.profile, String(p.count), p.interpretation]),
@@ -205,19 +223,14 @@ export function paperTables(
         {
           id: "table10",
           label: "Table 10",
-          caption:
-            "Model coverage and quadrant classification (by the medians of Table 8). Averages are normalised to 0–100.",
+          caption: `Model coverage and quadrant classification (by the medians of Table 8). AtomicAvg = Atom / ${SPLIT_TASKS.atomic}, CompAvg = Comp / ${SPLIT_TASKS.composite}, the paper's divisors (as Table 1's Avg = Total / ${PAPER_TASKS}), 0–100; "—" for a split the model did not run.`,
         },
         [
           { header: "Model", align: "l", cell: (r) => r.model },
           { header: "Atomic", align: "r", cell: (r) => `${r.atomicTasks}/${SPLIT_TASKS.atomic}` },
           { header: "Composite", align: "r", cell: (r) => `${r.compositeTasks}/${SPLIT_TASKS.composite}` },
           { header: "AtomicAvg", align: "r", cell: (r) => fmt(r.atomicAvg) },
-          {
-            header: "CompAvg",
-            align: "r",
-            cell: (r) => fmt(r.compositeAvg ?? (r.compositeTasks === 0 ? 0 : null)),
-          },
+          { header: "CompAvg", align: "r", cell: (r) => fmt(r.compositeAvg) },
           { header: "Total", align: "r", cell: (r) => fmt(r.total) },
           { header: "Quadrant", align: "l", cell: (r) => q.get(r.model) ?? "—" },
         ],

@@ -1,4 +1,5 @@
-import type { CompositeMetrics, InstanceResult } from "./types.ts";
+import { OUR_ZERO_ROUNDS_DECAY, stepDecay } from "../validators/score.ts";
+import type { CompositeMetrics, InstanceResult, RoundRecord } from "./types.ts";
 
 const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -10,18 +11,30 @@ export function percentile(xs: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
+/**
+ * Retries of one composite attempt (paper §5.3 "5 total retries"): the counted rounds that follow a
+ * failed counted round (a failed execution or an error report), i.e. the tries spent again after a failure.
+ */
+export function retriesOf(rounds: readonly Pick<RoundRecord, "counted" | "kind">[]): number {
+  const counted = rounds.filter((r) => r.counted);
+  return counted.filter((r, i) => i > 0 && isFailed(counted[i - 1]!)).length;
+}
+
+const isFailed = (r: Pick<RoundRecord, "kind">) => r.kind === "failed" || r.kind === "error_report";
+
 export function compositeMetrics(instances: readonly InstanceResult[]): CompositeMetrics | null {
   const xs = instances.filter((i) => i.composite);
   if (xs.length === 0) return null;
   const k = xs.map((i) => i.composite!);
   const deltas = k.map((c) => c.kAct - c.kOpt);
-  const active = k.filter((c) => c.kAct > 0);
   return {
     count: xs.length,
     meanKAct: round(mean(k.map((c) => c.kAct))),
     meanKFailed: round(mean(k.map((c) => c.kFailed))),
     meanKQuery: round(mean(k.map((c) => c.kQuery))),
-    effPct: round(mean(active.map((c) => Math.min(1, c.kOpt / c.kAct))) * 100, 1),
+    totalRetries: k.reduce((s, c) => s + retriesOf(c.rounds ?? []), 0),
+    // Over the same instances as K: an attempt with no counted round decays by nothing (as it scores).
+    effPct: round(mean(k.map((c) => stepDecay(c.kOpt, c.kAct, OUR_ZERO_ROUNDS_DECAY))) * 100, 1),
     firstTryPct: round(
       (xs.filter((i) => i.passed && i.composite!.kFailed === 0).length / xs.length) * 100,
       1,

@@ -1,6 +1,6 @@
 import type { InstanceResult, RunResults, SkippedInstance } from "./types.ts";
 
-/** An instance not started because `--budget` would have been passed. */
+/** An instance not started: `--budget` would have been passed, or `--early-stop` ended the run. */
 export type NotStarted = NonNullable<RunResults["notStarted"]>[number];
 
 /**
@@ -9,7 +9,7 @@ export type NotStarted = NonNullable<RunResults["notStarted"]>[number];
  * - `resumed`: a finished result with the same resume key was kept from an earlier run into `--out`;
  * - `provider_error`: the provider never answered (no score, left out of the totals, retried next run);
  * - `infra_error`: the chain failed under every infrastructure retry (scored 0, counted, retried next run);
- * - `not_started`: `--budget` would have been passed;
+ * - `not_started`: `--budget` would have been passed, or `--early-stop N` saw N schema failures in a row;
  * - `skipped`: fork mode, the task's pre-state could not be provisioned (no model failure).
  */
 export type InstanceOutcome =

@@ -1,5 +1,5 @@
 import type { TaskSet } from "../tasks/types.ts";
-import { passAtK, passHatK } from "./stats.ts";
+import { passAtK, passHatK, sampleSd } from "./stats.ts";
 import type { HardSummary, InstanceResult, SplitSummary } from "./types.ts";
 
 /**
@@ -126,4 +126,28 @@ export function meanPassHatK(tasks: readonly TaskScore[], k: number): number {
 /** The largest k every task has attempts for (1 when there is no task). */
 export function commonK(tasks: readonly TaskScore[]): number {
   return tasks.length === 0 ? 1 : Math.min(...tasks.map((t) => t.n));
+}
+
+/**
+ * Re-run noise, apart from the between-task interval (docs/SCORING.md "Statistics"): the sample SD
+ * (n − 1 divisor, 0–100 scale) over the runs of `instances` (each seed × epoch one run) of each run's
+ * average score per task. Null unless every task has every run and there are at least 2 runs: an
+ * incomplete run's average would measure which tasks it has, not noise.
+ */
+export function rerunSd(instances: readonly InstanceResult[], measure: Measure = OUR_SCORING): number | null {
+  const runs = new Map<string, Map<string, number>>();
+  const tasks = new Set<string>();
+  for (const i of instances) {
+    if (isProviderError(i)) continue;
+    const m = measure(i);
+    if (!m) continue;
+    const task = `${setOf(i)}/${i.split}/${i.taskId}`;
+    const run = `${i.seed}/${i.epoch}`;
+    tasks.add(task);
+    const scores = runs.get(run) ?? new Map<string, number>();
+    scores.set(task, m.score);
+    runs.set(run, scores);
+  }
+  if (runs.size < 2 || [...runs.values()].some((r) => r.size !== tasks.size)) return null;
+  return sampleSd([...runs.values()].map((r) => [...r.values()].reduce((s, x) => s + x, 0) / r.size));
 }

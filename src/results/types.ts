@@ -179,7 +179,11 @@ export type RunResults = {
     execution?: ExecutionSummary | undefined;
   };
   /** Instances not started because `--budget` would have been passed (a rerun with a higher budget runs them). */
-  notStarted?: { taskId: string; epoch: number; reason: "budget" }[] | undefined;
+  /**
+   * Instances the run did not start: `budget` (`--budget` would be passed) or `early_stop`
+   * (`--early-stop N`: N schema failures in a row, paper §5.3). Left out of every score and maximum.
+   */
+  notStarted?: { taskId: string; epoch: number; reason: "budget" | "early_stop" }[] | undefined;
   /**
    * Fork mode: instances skipped because their pre-state could not be provisioned on the fork. They
    * are no model failure: left out of `instances` and of every score, max and count.
@@ -203,11 +207,14 @@ export type ExecutionSummary = {
  * Composite execution-quality metrics (paper §5.3 Table 2 and App. F.3 Table 9), over the composite
  * instances of a run. Percentages are 0–100; `null` when no composite instance ran.
  * - meanKAct: mean K_act (execution rounds, failures and queries included).
- * - effPct (Eff%): mean of min(1, K_opt / K_act) over instances with K_act > 0.
+ * - effPct (Eff%): mean of min(1, K_opt / K_act) over the same instances as meanKAct (1 at K_act 0,
+ *   docs/SCORING.md "Composite tasks").
  * - firstTryPct (1st%): share of instances that passed (score ≥ 60) without a failed round.
  * - ethersPct (ethers%): share of instances with an "ethers is not defined" failure in some round.
  * - overhead: Δ = K_act − K_opt — its mean, the share of instances with Δ > 0, and its P90
  *   (nearest rank).
+ * - totalRetries: the §5.3 "total retries", summed over the instances ({@link retriesOf} in
+ *   src/results/metrics.ts: counted rounds that follow a failed one).
  * Also kept apart (the paper's K_act conflates them): mean K_failed and mean K_query.
  */
 export type CompositeMetrics = {
@@ -215,6 +222,8 @@ export type CompositeMetrics = {
   meanKAct: number;
   meanKFailed: number;
   meanKQuery: number;
+  /** Optional: results.json written before it was recorded has none (the report recomputes it). */
+  totalRetries?: number | undefined;
   effPct: number;
   firstTryPct: number;
   ethersPct: number;

@@ -9,6 +9,7 @@ import { modelSettings } from "../models/settings.ts";
 import type { ModelClient, ModelRequest } from "../models/types.ts";
 import { addUsage, costOf, type UsageRecord } from "../models/usage.ts";
 import { instanceFields, unevaluated } from "../protocol/atomic.ts";
+import { createEarlyStop } from "../results/earlyStop.ts";
 import { readFinished } from "../results/folder.ts";
 import type { InstanceOutcome } from "../results/outcome.ts";
 import type { InstanceResult } from "../results/types.ts";
@@ -194,6 +195,9 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
   exitWhenOrphaned();
   phase("worker: run planned (tasks loaded, model resolved)");
 
+  // --early-stop N (paper §5.3): N schema failures in a row end the run.
+  const earlyStop = createEarlyStop(options.earlyStop ?? 0);
+
   /** The prior cost estimate of one attempt, from its opening prompt's size. */
   const priorCost = (task: LoadedTask, instance: Instance) =>
     costOf(estimateInstanceUsage(task, instance, world, options.modes), resolved?.price ?? null) ?? 0;
@@ -205,6 +209,8 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
   ): Promise<InstanceOutcome> {
     phase(`${planned.name}: start`);
     const outcome = await runPlanned(planned, chains, hooks);
+    // Model answers only: a chain that failed under every retry says nothing of the model's interface.
+    if (outcome.kind === "scored" || outcome.kind === "resumed") earlyStop.record(outcome.result);
     phase(`${planned.name}: ${outcome.kind}`);
     return outcome;
   }
@@ -245,6 +251,12 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
         kind: "provider_error",
         result: { ...unscoredResult({ task, instance, model }, stop, "provider_error", 0), resumeKey: key },
         message: stop.shortMessage,
+      };
+    if (earlyStop.stopped())
+      return {
+        kind: "not_started",
+        notStarted: { taskId, epoch, reason: "early_stop" },
+        message: `--early-stop ${earlyStop.limit}: ${earlyStop.limit} schema failures in a row`,
       };
     if (budget && !budget.admit(priorCost(task, instance)))
       return {

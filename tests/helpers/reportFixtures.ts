@@ -63,7 +63,14 @@ export function fixtureInstance(
             endedBy: "submit" as const,
             answer: null,
             plan: r.plan ?? "1. approve\n2. swap",
-            rounds: [],
+            // K_act counted rounds: the K_failed failed ones first, then transactions.
+            rounds: Array.from({ length: r.kAct }, (_, i) => ({
+              round: i + 1,
+              response: "",
+              kind: i < r.kFailed ? ("failed" as const) : ("transaction" as const),
+              counted: true,
+              feedback: "",
+            })),
             ethersNotDefined: r.ethers ?? false,
           },
         }
