@@ -140,7 +140,9 @@ export async function effectCheck(
     signatureGrants(clients.public, lw.agent, window.signatures, attempt.toBlock),
     poolTokens(clients.public, lw, window.start),
   ]);
-  const pairs = [...attempt.net.keys()].filter((a) => lw.venues.get(a)?.startsWith("pair_"));
+  const pairs = [...new Set(attempt.movements.filter((m) => m.amount > 0n).map((m) => m.party))].filter((a) =>
+    lw.venues.get(a)?.startsWith("pair_"),
+  );
   const excess = await pairExcess(clients.public, tokens, pairs, window.start, attempt.toBlock);
   const block = await clients.public.getBlock({ blockNumber: window.start + 1n });
   const first = { timestamp: block.timestamp, baseFeePerGas: block.baseFeePerGas ?? null };

@@ -276,6 +276,11 @@ async function goldTransaction(chain: Chain, code: string) {
   return { to: getAddress(tx.to), data: (tx.data ?? "0x") as Hex, value: BigInt((tx.value as bigint) ?? 0n) };
 }
 
+/** The agent can pay `value` in two transactions (a "send all but the gas" answer cannot). */
+async function roomForTwo(chain: Chain, value: bigint): Promise<boolean> {
+  return (await chain.public.getBalance({ address: agent })) >= value + 10n ** 16n;
+}
+
 const answerOf = (tx: { to: string; data: string; value: bigint }) =>
   `\`\`\`typescript\nexport async function executeSkill() {\n  return { to: "${tx.to}", data: "${tx.data}", value: ${tx.value}n };\n}\n\`\`\``;
 
@@ -313,7 +318,7 @@ const VARIANTS: Record<string, Variant> = {
           return undefined;
         return answerOf({ ...tx, data: call("transfer", [transfer[0], transfer[1] - half]) });
       }
-      if (tx.data !== "0x" || tx.value < 2n) return undefined;
+      if (tx.data !== "0x" || tx.value < 2n || !(await roomForTwo(chain, tx.value))) return undefined;
       if (!(await sendExtra(chain, { to: tx.to, data: "0x", value: tx.value / 2n }))) return undefined;
       return answerOf({ ...tx, value: tx.value - tx.value / 2n });
     },
@@ -322,7 +327,10 @@ const VARIANTS: Record<string, Variant> = {
     right: true,
     reshape: async (chain, code) => {
       const tx = await goldTransaction(chain, code);
-      if (!tx || tx.data !== "0x" || tx.value < 2n) return undefined;
+      // To an account (a contract recipient would credit the tool, e.g. WBNB's deposit: not empty).
+      if (!tx || tx.data !== "0x" || tx.value < 2n || (await chain.public.getCode({ address: tx.to })))
+        return undefined;
+      if (!(await roomForTwo(chain, tx.value))) return undefined;
       const half = tx.value / 2n;
       if (!(await sendExtra(chain, { data: forwarderInitCode(tx.to), value: half }))) return undefined;
       return answerOf({ ...tx, value: tx.value - half });
@@ -422,7 +430,8 @@ export function mutantSuite(shard: number, of: number): void {
           if (txs.length === 0) throw new DoesNotApply(cls);
           for (const tx of txs) if (!(await sendExtra(chain, tx))) applies = false;
         }
-        if (variant.reshape && request.step === "atomic") {
+        if (variant.reshape && request.step !== "atomic") throw new DoesNotApply(cls);
+        if (variant.reshape) {
           const code = extractModule(answer.text);
           const text = code.ok ? await variant.reshape(chain, code.code) : undefined;
           if (text === undefined) throw new DoesNotApply(cls);

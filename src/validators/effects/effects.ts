@@ -295,11 +295,6 @@ export function judgeEffects(
           `${nameOf(lw, party)} gained ${delta} ${assetName(lw, asset)}, which it does not trade: nobody can take it out but by a skim or not at all`,
         );
       }
-      for (const [token, grown] of reads.pairExcess?.get(party) ?? [])
-        if (grown > 0n)
-          violations.push(
-            `${nameOf(lw, party)} holds ${grown} ${assetName(lw, `erc20:${token}`)} more than its reserves: a payment no trade took, which anyone may skim`,
-          );
       continue;
     }
     if (gold.net.has(party)) continue;
@@ -309,6 +304,13 @@ export function judgeEffects(
           `${nameOf(lw, party)} gained ${delta} ${assetName(lw, asset)}; the request gives it nothing`,
         );
   }
+
+  for (const [pair, grownBy] of reads.pairExcess ?? [])
+    for (const [token, grown] of grownBy)
+      if (grown > 0n)
+        violations.push(
+          `${nameOf(lw, pair)} held ${grown} ${assetName(lw, `erc20:${token}`)} more than its reserves: a payment no trade took, which anyone may skim`,
+        );
 
   // 3. signatures are grants
   const signedFor = reads.goldSigned ?? [];

@@ -52,9 +52,10 @@ export function poolTokens(
 }
 
 /**
- * For each V2 pair of `pairs`: token → growth, between `fromBlock` and `toBlock`, of the pair's
- * balance less its reserve (`balanceOf(pair) − getReserves()`). Swaps, mints, burns and `sync` leave it
- * unchanged; a payment into the pair that no trade took raises it.
+ * For each V2 pair of `pairs`: token → the largest growth, from `fromBlock` to the end of any block of
+ * (`fromBlock`, `toBlock`], of the pair's balance less its reserve (`balanceOf(pair) − getReserves()`).
+ * Swaps, mints, burns and `sync` leave it unchanged; a payment into the pair that no trade took raises
+ * it, and anyone may `skim` it from then on, even if a later mint of the attempt absorbs it.
  */
 export async function pairExcess(
   client: PublicClient,
@@ -89,16 +90,21 @@ export async function pairExcess(
     pairs.map(async (pair) => {
       const pairTokens = tokens.get(pair);
       if (!pairTokens) return;
-      const [before, after] = await Promise.all([
-        excessAt(pair, pairTokens, fromBlock),
-        excessAt(pair, pairTokens, toBlock),
-      ]);
-      if (!before || !after) return;
+      const blocks: bigint[] = [];
+      for (let b = fromBlock + 1n; b <= toBlock; b++) blocks.push(b);
+      const [before, ...later] = await Promise.all(
+        [fromBlock, ...blocks].map((b) => excessAt(pair, pairTokens, b)),
+      );
+      if (!before) return;
+      const grown = [0n, 0n];
+      for (const after of later)
+        for (const i of [0, 1] as const)
+          if (after && after[i] - before[i] > grown[i]!) grown[i] = after[i] - before[i];
       out.set(
         pair,
         new Map([
-          [pairTokens[0], after[0] - before[0]],
-          [pairTokens[1], after[1] - before[1]],
+          [pairTokens[0], grown[0]!],
+          [pairTokens[1], grown[1]!],
         ]),
       );
     }),
