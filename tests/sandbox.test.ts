@@ -1,7 +1,16 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -781,4 +790,103 @@ describe("memory barrier", () => {
       expect(leftovers()).toEqual([]);
     },
   );
+});
+
+/**
+ * Runs tests/helpers/sandboxHarness.ts as a harness process of its own, started by `bash -c SCRIPT`
+ * (the script's `$HARNESS` runs it on MODULE), and returns its report line and bash's exit status.
+ */
+function harnessUnder(
+  script: string,
+  module: string,
+  env: Record<string, string> = {},
+): Promise<{ status: number | null; report: any; stderr: string; dir: string }> {
+  const dir = mkdtempSync(path.join(tmpdir(), "qb-harness-"));
+  const moduleFile = path.join(dir, "module.ts");
+  writeFileSync(moduleFile, module);
+  const harness = `"${process.execPath}" --import tsx tests/helpers/sandboxHarness.ts "${moduleFile}"`;
+  return new Promise((resolve) => {
+    const child = spawn("bash", ["-c", script], {
+      cwd: projectRoot,
+      env: { ...process.env, HARNESS: harness, DIR: dir, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("close", (status) => {
+      const line = stdout.trim().split("\n").at(-1) ?? "";
+      let report: unknown;
+      try {
+        report = JSON.parse(line);
+      } catch {
+        report = undefined;
+      }
+      resolve({ status, report, stderr: stderr.slice(-4000), dir });
+    });
+  });
+}
+
+describe("inherited descriptors", () => {
+  test("a pipe the harness's launcher left open is neither readable nor writable from model code, and the harness opens nothing a child inherits", async () => {
+    // fd 40: a pipe holding a secret; fd 41: a pipe into a file. Both inheritable, as an ordinary
+    // shell's `exec` leaves them; the harness is started with them open. Above 15: Node marks fds
+    // 0–15 (and any open run after them) close-on-exec as it starts (libuv's
+    // uv_disable_stdio_inheritance), so what its children could inherit lies above a gap.
+    const secret = `secret-${Date.now()}`;
+    const { status, report, stderr, dir } = await harnessUnder(
+      `exec 40< <(printf %s "$SECRET")
+       exec 41> >(cat > "$DIR/written")
+       eval "$HARNESS --chain"; status=$?
+       exec 40<&- 41>&-; wait $!; exit $status`,
+      // Every fd 3–64 is wrapped as the attack did; the two leaked ones are read and written. The
+      // rest are only wrapped, not read: reading a pipe Node keeps for itself aborts the process.
+      `export async function executeSkill() {
+        const Stream = process.stdin.constructor as any;
+        const seen: Record<string, string> = {};
+        for (let fd = 3; fd <= 64; fd++) {
+          const leaked = fd === 40 || fd === 41;
+          let stream: any;
+          try {
+            stream = new Stream({ fd, readable: fd === 40, writable: fd === 41 });
+          } catch (error: any) {
+            seen[fd] = "refused " + error?.code;
+            continue;
+          }
+          if (!leaked) {
+            seen[fd] = "wrapped";
+            continue;
+          }
+          seen[fd] = await new Promise<string>((resolve) => {
+            if (fd === 41)
+              return stream.write("written by the module\\n", (error: any) => resolve(error ? "write failed " + error.code : "written"));
+            let text = "";
+            stream.on("data", (chunk: unknown) => { text += String(chunk); });
+            stream.on("error", (error: any) => resolve("read " + JSON.stringify(text) + " error " + error?.code));
+            stream.on("end", () => resolve("read " + JSON.stringify(text)));
+            setTimeout(() => resolve("read " + JSON.stringify(text)), 500);
+          });
+        }
+        return seen;
+      }`,
+      { SECRET: secret },
+    );
+    expect(status, stderr).toBe(0);
+    // The precondition: the harness did inherit both.
+    expect(report.inheritableAtStart).toEqual(expect.arrayContaining([40, 41]));
+    expect(report.result.ok, JSON.stringify(report.result)).toBe(true);
+    const seen = report.result.value as Record<string, string>;
+    expect(JSON.stringify(seen)).not.toContain(secret);
+    expect(seen["40"]).toMatch(/^refused /);
+    expect(seen["41"]).toMatch(/^refused /);
+    expect(readFileSync(path.join(dir, "written"), "utf8")).toBe("");
+    rmSync(dir, { recursive: true, force: true });
+    // Anvil, the guard, esbuild and a sandbox child ran: nothing new a child could inherit.
+    expect(report.inheritableAtEnd).toEqual(report.inheritableAtStart);
+  });
 });

@@ -26,6 +26,7 @@ import { pathToFileURL } from "node:url";
 // the lockdown, and worker_threads assigns process.chdir, which the lockdown made read-only (the
 // child then dies before the module runs: tests/sandbox.test.ts).
 import "node:util";
+import { closeInheritedFds } from "./child/fdBarrier.mjs";
 
 const { apply, defineProperty, getOwnPropertyDescriptor } = Reflect;
 const uncurry =
@@ -54,6 +55,8 @@ const SafePromise = Promise;
 const isBuiltin = nodeModule.isBuiltin;
 
 const config = parseJson(process.argv[2]);
+// First: no descriptor but fds 0–3 (and Node's own) from here on.
+closeInheritedFds(config.closeFds);
 /** Built-ins the model may load (sandboxBuiltins.ts): a null-prototype set no prototype can extend. */
 const allowedBuiltins = objectCreate(null);
 for (const name of config.builtins) allowedBuiltins[name] = true;

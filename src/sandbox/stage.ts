@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { SandboxError } from "../errors.ts";
 import { type LibraryBundle, libraryBundle } from "./libraryBundle.ts";
 import { SANDBOX_GID } from "./networkBarrier.ts";
@@ -19,6 +20,8 @@ export type SandboxStage = {
   execPath: string;
   /** childRunner.mjs, read-only. */
   runnerPath: string;
+  /** The runner's own modules (src/sandbox/child/*.mjs, one barrier each), read-only, beside it: `<root>/child`. */
+  runnerModulesDir: string;
   /** The ethers/viem bundle, copied read-only into the stage (`entries` point into it). */
   bundle: LibraryBundle;
 };
@@ -59,21 +62,29 @@ async function build(): Promise<SandboxStage> {
     const runnerPath = path.join(root, "runner.mjs");
     fs.copyFileSync(new URL("./childRunner.mjs", import.meta.url), runnerPath);
     fs.chmodSync(runnerPath, 0o444);
+    // The runner imports ./child/<barrier>.mjs: the same layout as in src/sandbox.
+    const runnerModulesDir = path.join(root, "child");
+    copyReadOnly(fileURLToPath(new URL("./child", import.meta.url)), runnerModulesDir);
     const dir = path.join(root, "libs");
-    fs.mkdirSync(dir);
-    for (const file of fs.readdirSync(source.dir)) {
-      fs.copyFileSync(path.join(source.dir, file), path.join(dir, file));
-      fs.chmodSync(path.join(dir, file), 0o444);
-    }
-    fs.chmodSync(dir, 0o555);
+    copyReadOnly(source.dir, dir);
     const entries = Object.fromEntries(
       Object.entries(source.entries).map(([name, file]) => [name, path.join(dir, path.basename(file))]),
     );
-    return { root, execPath: stageRuntime(root), runnerPath, bundle: { dir, entries } };
+    return { root, execPath: stageRuntime(root), runnerPath, runnerModulesDir, bundle: { dir, entries } };
   } catch (error) {
     removeStage(root);
     throw new SandboxError("Cannot stage the sandbox in the temp folder.", { cause: error, details: root });
   }
+}
+
+/** Copies every file of `from` into a new folder `to`: files 0444, the folder 0555 (nobody changes them). */
+function copyReadOnly(from: string, to: string): void {
+  fs.mkdirSync(to);
+  for (const file of fs.readdirSync(from)) {
+    fs.copyFileSync(path.join(from, file), path.join(to, file));
+    fs.chmodSync(path.join(to, file), 0o444);
+  }
+  fs.chmodSync(to, 0o555);
 }
 
 /**
@@ -96,15 +107,18 @@ function exitHooksOnSignals(): void {
 }
 
 /**
- * Removes a stage. Its `libs` folder is read-only (0555) so that no child can change the bundle, and
- * only root may delete entries of a folder it cannot write: the owner makes it writable first (an
- * ordinary user's stages were never removed, by the exit hook or the sweep).
+ * Removes a stage. Its `libs` and `child` folders are read-only (0555) so that no child can change
+ * the bundle or the runner, and only root may delete entries of a folder it cannot write: the owner
+ * makes them writable first (an ordinary user's stages were never removed, by the exit hook or the
+ * sweep).
  */
 function removeStage(root: string): void {
-  try {
-    fs.chmodSync(path.join(root, "libs"), 0o700);
-  } catch {
-    // not staged that far
+  for (const folder of ["libs", "child"]) {
+    try {
+      fs.chmodSync(path.join(root, folder), 0o700);
+    } catch {
+      // not staged that far
+    }
   }
   try {
     fs.rmSync(root, { recursive: true, force: true });
