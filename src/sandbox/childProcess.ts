@@ -14,7 +14,7 @@ import { bootFailure, type ChildLimits, classifyEnd } from "./exitClassification
 import { childStdio } from "./inheritedFds.ts";
 import { type ChildMemoryLimit, limitChildMemory, MEMORY_HEADROOM_MB } from "./memoryCgroup.ts";
 import { SANDBOX_GID } from "./networkBarrier.ts";
-import { rpcBridge } from "./rpcBridge.ts";
+import { MAX_RPC_IN_FLIGHT, rpcBridge } from "./rpcBridge.ts";
 import { SANDBOX_BUILTINS } from "./sandboxBuiltins.ts";
 import { sandboxRuntime } from "./sandboxRuntime.ts";
 import { createChildFolder, type SandboxStage, writeChildModule } from "./stage.ts";
@@ -116,6 +116,7 @@ function childArgs(stage: SandboxStage, modulePath: string, memoryMb: number, cl
       moduleFile: modulePath,
       builtins: Object.keys(SANDBOX_BUILTINS),
       closeFds,
+      maxRpcInFlight: MAX_RPC_IN_FLIGHT,
     }),
   ];
 }
@@ -287,7 +288,7 @@ class SpawnedChild implements SandboxChild {
     return new Promise<ExecuteModuleResult>((resolve) => {
       const goAt = performance.now();
       let result: ExecuteModuleResult | undefined;
-      let ended: "timeout" | "output_too_large" | undefined;
+      let ended: "timeout" | "output_too_large" | "rpc_replies" | undefined;
       const timer = setTimeout(() => {
         if (result || ended) return;
         ended = "timeout";
@@ -310,7 +311,12 @@ class SpawnedChild implements SandboxChild {
       const answerRpc = rpcBridge(
         input.providerUrl,
         this.child.stdin,
-        () => result !== undefined || this.closed !== undefined,
+        () => result !== undefined || ended !== undefined || this.closed !== undefined,
+        () => {
+          if (result || ended) return;
+          ended = "rpc_replies";
+          this.killGroup();
+        },
       );
       this.hooks.overflow = () => {
         if (result || ended) return;

@@ -269,25 +269,62 @@ function refStdin() {
   else stdinUnref();
 }
 
+// At most config.maxRpcInFlight requests are out at once (the harness refuses more, rpcBridge.ts);
+// the others wait here, in the child's memory, in the order they were made.
+const maxInFlight =
+  Number.isSafeInteger(config.maxRpcInFlight) && config.maxRpcInFlight > 0 ? config.maxRpcInFlight : 1;
+let inFlight = 0;
+/** Requests waiting for a slot: a queue over a Map (no Array method a module could replace). */
+const waiting = new SafeMap();
+let waitingHead = 0;
+let waitingTail = 0;
+
+function takeSlot(entry) {
+  if (inFlight < maxInFlight) {
+    inFlight++;
+    entry.start();
+  } else mapSet(waiting, waitingTail++, entry);
+}
+
+function releaseSlot() {
+  inFlight--;
+  while (waitingHead < waitingTail) {
+    const entry = mapGet(waiting, waitingHead);
+    mapDelete(waiting, waitingHead++);
+    if (entry.cancelled) continue;
+    inFlight++;
+    entry.start();
+    return;
+  }
+}
+
 /** Sends one request to the harness; resolves with `{status, headers, body}`. */
 function rpcOverPipe(method, path, body, signal) {
   return new SafePromise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const id = nextRpcId++;
+    const entry = { cancelled: false, sent: false, start: undefined };
     const onAbort = () => {
-      mapDelete(pendingRpc, id);
-      refStdin();
+      if (entry.sent)
+        // Its slot stays taken until the harness answers: the harness still counts it in flight.
+        mapSet(pendingRpc, id, releaseSlot);
+      else entry.cancelled = true;
       reject(signal.reason);
     };
+    entry.start = () => {
+      entry.sent = true;
+      mapSet(pendingRpc, id, (answer) => {
+        signal?.removeEventListener("abort", onAbort);
+        releaseSlot();
+        resolve(answer);
+      });
+      refStdin();
+      send(
+        `{"type":"rpc","id":${id},"method":${stringify(String(method))},"path":${stringify(String(path))},"body":${stringify(String(body))}}`,
+      );
+    };
     signal?.addEventListener("abort", onAbort, { once: true });
-    mapSet(pendingRpc, id, (answer) => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve(answer);
-    });
-    refStdin();
-    send(
-      `{"type":"rpc","id":${id},"method":${stringify(String(method))},"path":${stringify(String(path))},"body":${stringify(String(body))}}`,
-    );
+    takeSlot(entry);
   });
 }
 
