@@ -675,8 +675,8 @@ function sandboxAgainstBaseline(ref: string, rounds = 6, samples = 10): void {
   say(`\nSandbox start and module run against ${ref} = ${baseline.commit} (cold, sandbox runtime)`);
   const trees = { current: PROJECT_ROOT, baseline: baseline.root };
   const figures = {
-    current: { boot: [] as number[], run: [] as number[] },
-    baseline: { boot: [] as number[], run: [] as number[] },
+    current: { boot: [] as number[], run: [] as number[], cpu: [] as number[] },
+    baseline: { boot: [] as number[], run: [] as number[], cpu: [] as number[] },
   };
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? (["baseline", "current"] as const) : (["current", "baseline"] as const);
@@ -688,19 +688,32 @@ function sandboxAgainstBaseline(ref: string, rounds = 6, samples = 10): void {
         trees[tree],
         String(samples),
       ]);
-      const line = JSON.parse(out.trim().split("\n").at(-1)!) as { bootMs: number[]; runMs: number[] };
+      const line = JSON.parse(out.trim().split("\n").at(-1)!) as {
+        bootMs: number[];
+        runMs: number[];
+        childCpuMs: number | null;
+      };
       figures[tree].boot.push(...line.bootMs);
       figures[tree].run.push(...line.runMs);
+      // NaN (off Linux) arrives as null.
+      if (typeof line.childCpuMs === "number") figures[tree].cpu.push(line.childCpuMs);
     }
   }
+  const n = rounds * samples;
   const [boot, run] = [median(figures.current.boot), median(figures.current.run)];
   const [baseBoot, baseRun] = [median(figures.baseline.boot), median(figures.baseline.run)];
-  say(`  this tree: sandbox start ${ms(boot)}, module run ${ms(run)} (median of ${rounds * samples})`);
+  const cpu = (tree: "current" | "baseline") =>
+    figures[tree].cpu.length > 0 ? `, CPU per child ${ms(median(figures[tree].cpu))}` : "";
+  say(`  this tree: sandbox start ${ms(boot)}, module run ${ms(run)} (median of ${n})${cpu("current")}`);
   say(
-    `  baseline:  sandbox start ${ms(baseBoot)}, module run ${ms(baseRun)} (median of ${rounds * samples})`,
+    `  baseline:  sandbox start ${ms(baseBoot)}, module run ${ms(baseRun)} (median of ${n})${cpu("baseline")}`,
   );
+  const cpuRatio =
+    figures.current.cpu.length > 0 && figures.baseline.cpu.length > 0
+      ? `, CPU per child ${(median(figures.current.cpu) / median(figures.baseline.cpu)).toFixed(3)}×`
+      : "";
   say(
-    `  this tree / baseline: start ${(boot / baseBoot).toFixed(3)}×, module run ${(run / baseRun).toFixed(3)}× (load average ${os.loadavg()[0]!.toFixed(2)}, one call)`,
+    `  this tree / baseline: start ${(boot / baseBoot).toFixed(3)}×, module run ${(run / baseRun).toFixed(3)}×${cpuRatio} (load average ${os.loadavg()[0]!.toFixed(2)}, one call)`,
   );
 }
 

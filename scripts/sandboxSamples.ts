@@ -3,6 +3,7 @@
 // --baseline REF`), printed as one JSON line `{ "bootMs": [...], "runMs": [...] }` (milliseconds).
 // The bench's sandbox section runs it from both trees in turn (scripts/bench.ts), so one call
 // compares a change's sandbox start and module run with the code before it.
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -18,10 +19,22 @@ export async function executeSkill(providerUrl) {
   return { chainId: await provider.send("eth_chainId", []) };
 }`;
 
+/** CPU time of this process's reaped children in ms (cutime + cstime at 100 ticks/s); NaN off Linux. */
+function childrenCpuMs(): number {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 setWarmSandboxChildren(0);
 const anvil = await startAnvil({ chainId: 56 });
 const guard = await startRpcGuard({ upstreamUrl: anvil.url });
-const figures = { bootMs: [] as number[], runMs: [] as number[] };
+const figures = { bootMs: [] as number[], runMs: [] as number[], childCpuMs: 0 };
+const cpuBefore = childrenCpuMs();
 try {
   for (let i = 0; i < Number(samples); i++) {
     const result = await executeModule({
@@ -34,6 +47,9 @@ try {
     figures.bootMs.push(result.timings.spawnMs);
     figures.runMs.push(result.timings.runMs);
   }
+  // Each child is disposed (killed) after its result; let the last ones be reaped.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  figures.childCpuMs = (childrenCpuMs() - cpuBefore) / Number(samples);
 } finally {
   await guard.close();
   await anvil.stop();
