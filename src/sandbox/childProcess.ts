@@ -92,8 +92,8 @@ function makeChildFolder(stage: SandboxStage, uid: number | undefined): string {
 }
 
 /**
- * The child's command line. Reads: the runner and its modules, the bundle and this child's own
- * module, nothing else (no other child's folder, no /proc, no project file). No write, network,
+ * The child's command line. Reads: the runner (one file, its modules bundled), the bundle and this
+ * child's own module, nothing else (no other child's folder, no /proc, no project file). No write, network,
  * process, worker, addon or WASI permission (docs/SECURITY.md, "Node permission model").
  * `closeFds`: the inherited descriptors the runner closes first (docs/SECURITY.md, "Descriptors").
  */
@@ -105,7 +105,6 @@ function childArgs(stage: SandboxStage, modulePath: string, memoryMb: number, cl
     "--disable-warning=ExperimentalWarning",
     `--allow-fs-read=${stage.bundle.dir}/*`,
     `--allow-fs-read=${stage.runnerPath}`,
-    `--allow-fs-read=${stage.runnerModulesDir}/*`,
     `--allow-fs-read=${modulePath}`,
     `--max-old-space-size=${memoryMb}`,
     stage.runnerPath,
