@@ -928,6 +928,8 @@ describe("inherited descriptors", () => {
       }`,
       { SECRET: secret },
     );
+    const written = readFileSync(path.join(dir, "written"), "utf8");
+    rmSync(dir, { recursive: true, force: true });
     expect(status, stderr).toBe(0);
     // The precondition: the harness did inherit both.
     expect(report.inheritableAtStart).toEqual(expect.arrayContaining([40, 41]));
@@ -936,8 +938,7 @@ describe("inherited descriptors", () => {
     expect(JSON.stringify(seen)).not.toContain(secret);
     expect(seen["40"]).toMatch(/^refused /);
     expect(seen["41"]).toMatch(/^refused /);
-    expect(readFileSync(path.join(dir, "written"), "utf8")).toBe("");
-    rmSync(dir, { recursive: true, force: true });
+    expect(written).toBe("");
     // Anvil, the guard, esbuild and a sandbox child ran: nothing new a child could inherit.
     expect(report.inheritableAtEnd).toEqual(report.inheritableAtStart);
   });
