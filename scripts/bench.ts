@@ -26,6 +26,8 @@
 //                round alternating which goes first, so a change's cost is two medians of one call.
 //   sandbox      per-execution sandbox overhead, old runtime (the harness's Node) against the
 //                sandbox runtime (Node ≥ 25), and the full reference run's wall-time ratio (docs/SECURITY.md "Design choice: the network barrier").
+//                With --baseline, also the sandbox start and module run of this tree against the
+//                baseline's on the sandbox runtime, cold, in alternating rounds (scripts/sandboxSamples.ts).
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -260,6 +262,12 @@ let harnessWallMs = Number.NaN;
  * this tree's node_modules, for `--baseline`. Removed when the bench ends.
  */
 function baselineCheckout(ref: string): { root: string; commit: string } {
+  baselineMade ??= makeBaselineCheckout(ref);
+  return baselineMade;
+}
+let baselineMade: { root: string; commit: string } | undefined;
+
+function makeBaselineCheckout(ref: string): { root: string; commit: string } {
   const root = path.join(scratch, "baseline");
   const git = (...args: string[]) =>
     execFileSync("git", args, { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"] })
@@ -657,7 +665,62 @@ if (sections.has("epochs")) {
   }
 }
 
-if (sections.has("sandbox")) await benchSandbox(say, Math.min(2, Number(flags.runs))); // src/sandbox/benchSandbox.ts
+/**
+ * Cold sandbox start and module run of this tree against the baseline's, on the sandbox runtime:
+ * `rounds` rounds of `samples` executions from each tree (scripts/sandboxSamples.ts, one process per
+ * round and tree), alternating which goes first, so machine load hits both alike.
+ */
+function sandboxAgainstBaseline(ref: string, rounds = 6, samples = 10): void {
+  const baseline = baselineCheckout(ref);
+  say(`\nSandbox start and module run against ${ref} = ${baseline.commit} (cold, sandbox runtime)`);
+  const trees = { current: PROJECT_ROOT, baseline: baseline.root };
+  const figures = {
+    current: { boot: [] as number[], run: [] as number[], cpu: [] as number[] },
+    baseline: { boot: [] as number[], run: [] as number[], cpu: [] as number[] },
+  };
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? (["baseline", "current"] as const) : (["current", "baseline"] as const);
+    for (const tree of order) {
+      const out = runNode([
+        "--import",
+        "tsx",
+        path.join(PROJECT_ROOT, "scripts/sandboxSamples.ts"),
+        trees[tree],
+        String(samples),
+      ]);
+      const line = JSON.parse(out.trim().split("\n").at(-1)!) as {
+        bootMs: number[];
+        runMs: number[];
+        childCpuMs: number | null;
+      };
+      figures[tree].boot.push(...line.bootMs);
+      figures[tree].run.push(...line.runMs);
+      // NaN (off Linux) arrives as null.
+      if (typeof line.childCpuMs === "number") figures[tree].cpu.push(line.childCpuMs);
+    }
+  }
+  const n = rounds * samples;
+  const [boot, run] = [median(figures.current.boot), median(figures.current.run)];
+  const [baseBoot, baseRun] = [median(figures.baseline.boot), median(figures.baseline.run)];
+  const cpu = (tree: "current" | "baseline") =>
+    figures[tree].cpu.length > 0 ? `, CPU per child ${ms(median(figures[tree].cpu))}` : "";
+  say(`  this tree: sandbox start ${ms(boot)}, module run ${ms(run)} (median of ${n})${cpu("current")}`);
+  say(
+    `  baseline:  sandbox start ${ms(baseBoot)}, module run ${ms(baseRun)} (median of ${n})${cpu("baseline")}`,
+  );
+  const cpuRatio =
+    figures.current.cpu.length > 0 && figures.baseline.cpu.length > 0
+      ? `, CPU per child ${(median(figures.current.cpu) / median(figures.baseline.cpu)).toFixed(3)}×`
+      : "";
+  say(
+    `  this tree / baseline: start ${(boot / baseBoot).toFixed(3)}×, module run ${(run / baseRun).toFixed(3)}×${cpuRatio} (load average ${os.loadavg()[0]!.toFixed(2)}, one call)`,
+  );
+}
+
+if (sections.has("sandbox")) {
+  await benchSandbox(say, Math.min(2, Number(flags.runs))); // src/sandbox/benchSandbox.ts
+  if (flags.baseline) sandboxAgainstBaseline(flags.baseline);
+}
 
 fs.mkdirSync(path.join(PROJECT_ROOT, ".questbench"), { recursive: true });
 const reportPath = path.join(PROJECT_ROOT, ".questbench", "bench.txt");

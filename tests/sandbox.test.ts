@@ -1,7 +1,16 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -545,6 +554,58 @@ describe("untrusted data from the child", () => {
     expect(at(MAX_BIGINT_DIGITS + 1)).toEqual({ $bigint: "9".repeat(1001) });
   });
 
+  test("50 concurrent requests of a module all get their answers: the runner queues past 8 in flight", async () => {
+    const result = await run(`export async function executeSkill(providerUrl: string) {
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] });
+      const answers = await Promise.all(Array.from({ length: 50 }, async () => {
+        const response = await fetch(providerUrl, { method: "POST", headers: { "content-type": "application/json" }, body });
+        return (await response.json()).result;
+      }));
+      // A request aborted while it waits for a slot leaves the queue; the next ones still run.
+      const controller = new AbortController();
+      const waiting = Array.from({ length: 12 }, (_, i) =>
+        fetch(providerUrl, { method: "POST", body, signal: i === 10 ? controller.signal : undefined }).then(
+          (response) => response.status,
+          (error) => error.name,
+        ),
+      );
+      controller.abort();
+      return { answers: [...new Set(answers)], count: answers.length, waiting: await Promise.all(waiting) };
+    }`);
+    expect(result).toMatchObject({
+      ok: true,
+      value: { answers: ["0x38"], count: 50, waiting: [...Array(10).fill(200), "AbortError", 200] },
+    });
+  });
+
+  test("past 8 requests in flight, one written to fd 3 by hand is refused at once: HTTP 429, JSON-RPC -32005", async () => {
+    const result = await run(
+      `${FD3}
+      export async function executeSkill() {
+        const statuses: Record<number, number | string> = {};
+        process.stdin.on("data", (chunk: unknown) => {
+          for (const line of String(chunk).split("\\n")) {
+            const id = /"id":(9000\\d\\d)/.exec(line)?.[1];
+            if (!id) continue;
+            const answer = JSON.parse(line);
+            statuses[Number(id)] = answer.status === 429 ? "429 " + JSON.parse(answer.body).error.code : answer.status;
+          }
+        });
+        const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] });
+        let lines = "";
+        for (let id = 900001; id <= 900020; id++)
+          lines += JSON.stringify({ type: "rpc", id, method: "POST", path: new URL(${JSON.stringify(guard.url)}).pathname, body }) + "\\n";
+        await writeChannel(lines);
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        return Object.values(statuses).sort((a, b) => String(a).localeCompare(String(b)));
+      }`,
+    );
+    expect(result, JSON.stringify(result)).toMatchObject({
+      ok: true,
+      value: [...Array(8).fill(200), ...Array(12).fill("429 -32005")],
+    });
+  });
+
   test('a forged bridge request cannot name another server through its path ("@host/")', async () => {
     const arrivals = [0, 0];
     const servers = arrivals.map((_, i) =>
@@ -781,4 +842,155 @@ describe("memory barrier", () => {
       expect(leftovers()).toEqual([]);
     },
   );
+});
+
+/**
+ * Runs tests/helpers/sandboxHarness.ts as a harness process of its own, started by `bash -c SCRIPT`
+ * (the script's `$HARNESS` runs it on MODULE), and returns its report line and bash's exit status.
+ */
+function harnessUnder(
+  script: string,
+  module: string,
+  env: Record<string, string> = {},
+): Promise<{ status: number | null; report: any; stderr: string; dir: string }> {
+  const dir = mkdtempSync(path.join(tmpdir(), "qb-harness-"));
+  const moduleFile = path.join(dir, "module.ts");
+  writeFileSync(moduleFile, module);
+  const harness = `"${process.execPath}" --import tsx tests/helpers/sandboxHarness.ts "${moduleFile}"`;
+  return new Promise((resolve) => {
+    const child = spawn("bash", ["-c", script], {
+      cwd: projectRoot,
+      env: { ...process.env, HARNESS: harness, DIR: dir, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("close", (status) => {
+      const line = stdout.trim().split("\n").at(-1) ?? "";
+      let report: unknown;
+      try {
+        report = JSON.parse(line);
+      } catch {
+        report = undefined;
+      }
+      resolve({ status, report, stderr: stderr.slice(-4000), dir });
+    });
+  });
+}
+
+describe("inherited descriptors", () => {
+  test("a pipe the harness's launcher left open is neither readable nor writable from model code, and the harness opens nothing a child inherits", async () => {
+    // fd 40: a pipe holding a secret; fd 41: a pipe into a file. Both inheritable, as an ordinary
+    // shell's `exec` leaves them; the harness is started with them open. Above 15: Node marks fds
+    // 0–15 (and any open run after them) close-on-exec as it starts (libuv's
+    // uv_disable_stdio_inheritance), so what its children could inherit lies above a gap.
+    const secret = `secret-${Date.now()}`;
+    const { status, report, stderr, dir } = await harnessUnder(
+      `exec 40< <(printf %s "$SECRET")
+       exec 41> >(cat > "$DIR/written")
+       eval "$HARNESS --chain"; status=$?
+       exec 40<&- 41>&-; wait $!; exit $status`,
+      // Every fd 3–64 is wrapped as the attack did; the two leaked ones are read and written. The
+      // rest are only wrapped, not read: reading a pipe Node keeps for itself aborts the process.
+      `export async function executeSkill() {
+        const Stream = process.stdin.constructor as any;
+        const seen: Record<string, string> = {};
+        for (let fd = 3; fd <= 64; fd++) {
+          const leaked = fd === 40 || fd === 41;
+          let stream: any;
+          try {
+            stream = new Stream({ fd, readable: fd === 40, writable: fd === 41 });
+          } catch (error: any) {
+            seen[fd] = "refused " + error?.code;
+            continue;
+          }
+          if (!leaked) {
+            seen[fd] = "wrapped";
+            continue;
+          }
+          seen[fd] = await new Promise<string>((resolve) => {
+            if (fd === 41)
+              return stream.write("written by the module\\n", (error: any) => resolve(error ? "write failed " + error.code : "written"));
+            let text = "";
+            stream.on("data", (chunk: unknown) => { text += String(chunk); });
+            stream.on("error", (error: any) => resolve("read " + JSON.stringify(text) + " error " + error?.code));
+            stream.on("end", () => resolve("read " + JSON.stringify(text)));
+            setTimeout(() => resolve("read " + JSON.stringify(text)), 500);
+          });
+        }
+        return seen;
+      }`,
+      { SECRET: secret },
+    );
+    const written = readFileSync(path.join(dir, "written"), "utf8");
+    rmSync(dir, { recursive: true, force: true });
+    expect(status, stderr).toBe(0);
+    // The precondition: the harness did inherit both.
+    expect(report.inheritableAtStart).toEqual(expect.arrayContaining([40, 41]));
+    expect(report.result.ok, JSON.stringify(report.result)).toBe(true);
+    const seen = report.result.value as Record<string, string>;
+    expect(JSON.stringify(seen)).not.toContain(secret);
+    expect(seen["40"]).toMatch(/^refused /);
+    expect(seen["41"]).toMatch(/^refused /);
+    expect(written).toBe("");
+    // Anvil, the guard, esbuild and a sandbox child ran: nothing new a child could inherit.
+    expect(report.inheritableAtEnd).toEqual(report.inheritableAtStart);
+  });
+});
+
+/** Pids of live processes whose command line contains `text`. */
+function processesMentioning(text: string): number[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(text);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+describe("a reply flood", () => {
+  test("200 concurrent eth_calls of 4 MB answers end the attempt as memory_limit, the harness under 640 MiB, no process left", async () => {
+    // Each call is creation code that reverts with 512 KiB of zeros; Anvil answers with about 4 MB
+    // of JSON. Unbounded (every request forwarded at once, every answer passed on), the harness
+    // passed 900 MiB and the attempt ran into its 120 s timeout; it idles at about 135 MiB.
+    const { status, report, stderr, dir } = await harnessUnder(
+      'eval "$HARNESS --chain"',
+      `export async function executeSkill(providerUrl: string) {
+        const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_call", params: [{ data: "0x620800006000fd", gas: "0x1000000" }, "latest"] });
+        const sizes = await Promise.all(Array.from({ length: 200 }, async () => {
+          const response = await fetch(providerUrl, { method: "POST", headers: { "content-type": "application/json" }, body });
+          return (await response.text()).length;
+        }));
+        return sizes.reduce((a, b) => a + b, 0);
+      }`,
+    );
+    rmSync(dir, { recursive: true, force: true });
+    expect(status, stderr).toBe(0);
+    expect(report.result).toEqual({
+      ok: false,
+      error: {
+        code: "memory_limit",
+        message: "The module's requests drew more than 64 MiB of answers from the chain and it was stopped.",
+      },
+    });
+    expect(report.peakRssKb).toBeLessThan(640 * 1024);
+    // The harness has exited: neither its Anvil nor a sandbox child of its stage is left.
+    const left = () => [
+      ...processesMentioning(`questbench-sandbox-${report.pid}-`),
+      ...(existsSync(`/proc/${report.anvilPid}`) ? [report.anvilPid] : []),
+    ];
+    for (let waited = 0; left().length > 0 && waited < 5_000; waited += 100)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(left()).toEqual([]);
+  });
 });

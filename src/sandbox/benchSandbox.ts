@@ -30,11 +30,14 @@ export async function executeSkill(providerUrl) {
  * (src/sandbox/sandboxRuntime.ts), measured cold (no warm children) on a stub JSON-RPC endpoint
  * served by `providerUrl`. Runtimes alternate sample by sample, so machine load hits both alike.
  * @param providerUrl an RPC guard URL (see startRpcGuard) answering `eth_chainId`.
- * @returns one entry per runtime: the harness's Node first, then the sandbox runtime when it differs.
+ * @returns one entry per runtime: the harness's Node first when it can boot the runner (Node ≥ 25), then the sandbox runtime when it differs.
  */
 export async function measureSandboxOverhead(providerUrl: string, samples = 20): Promise<SandboxOverhead[]> {
   const sandbox = sandboxRuntime();
-  const runtimes = [process.execPath, ...(sandbox.execPath !== process.execPath ? [sandbox.execPath] : [])];
+  const runtimes = [
+    ...(harnessNodeRunsRunner() ? [process.execPath] : []),
+    ...(sandbox.execPath !== process.execPath ? [sandbox.execPath] : []),
+  ];
   const figures = runtimes.map(() => ({ boot: [] as number[], run: [] as number[] }));
   const names: string[] = [];
   setWarmSandboxChildren(0);
@@ -64,6 +67,15 @@ export async function measureSandboxOverhead(providerUrl: string, samples = 20):
     runMs: Math.round(median(f.run) * 10) / 10,
     samples,
   }));
+}
+
+/**
+ * True when the harness's own Node can boot the sandbox runner: Node ≥ 25. On Node 20 the runner's
+ * lockdown stops its child before it is ready (Node 20's fetch loads worker_threads late, which
+ * assigns the locked process.chdir), so the old-runtime figures are left out there.
+ */
+function harnessNodeRunsRunner(): boolean {
+  return Number(process.versions.node.split(".")[0]) >= 25;
 }
 
 /** Wall time of one `questbench --model reference` run (both splits) in a child process. */
@@ -110,6 +122,10 @@ export async function benchSandbox(say: (line: string) => void, runs = 1): Promi
   }
   const sandbox = sandboxRuntime();
   if (sandbox.execPath === process.execPath) return;
+  if (!harnessNodeRunsRunner()) {
+    say(`  node ${process.version} (the harness's) cannot boot the sandbox runner: no old-runtime figures`);
+    return;
+  }
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "qb-bench-sandbox-"));
   const walls = { old: [] as number[], new: [] as number[] };
   for (let i = 0; i < runs; i++) {

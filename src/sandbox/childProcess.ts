@@ -11,9 +11,10 @@ import {
 } from "./childMessages.ts";
 import type { ExecuteModuleResult, ExecuteModuleTimings } from "./executeResult.ts";
 import { bootFailure, type ChildLimits, classifyEnd } from "./exitClassification.ts";
+import { childStdio } from "./inheritedFds.ts";
 import { type ChildMemoryLimit, limitChildMemory, MEMORY_HEADROOM_MB } from "./memoryCgroup.ts";
 import { SANDBOX_GID } from "./networkBarrier.ts";
-import { rpcBridge } from "./rpcBridge.ts";
+import { MAX_RPC_IN_FLIGHT, rpcBridge } from "./rpcBridge.ts";
 import { SANDBOX_BUILTINS } from "./sandboxBuiltins.ts";
 import { sandboxRuntime } from "./sandboxRuntime.ts";
 import { createChildFolder, type SandboxStage, writeChildModule } from "./stage.ts";
@@ -60,7 +61,8 @@ export function spawnChild(memoryMb: number, stage: SandboxStage): SandboxChild 
   const uid = runsAsRoot() ? allocateSandboxUid() : undefined;
   const dir = makeChildFolder(stage, uid);
   const modulePath = path.join(dir, "module.mjs");
-  const child = startProcess(stage, dir, uid, childArgs(stage, modulePath, memoryMb));
+  const { stdio, closeFds } = childStdio();
+  const child = startProcess(stage, dir, uid, stdio, childArgs(stage, modulePath, memoryMb, closeFds));
   const spawned = new SpawnedChild(child, uid, dir, modulePath);
   live.add(spawned);
   return spawned;
@@ -90,11 +92,12 @@ function makeChildFolder(stage: SandboxStage, uid: number | undefined): string {
 }
 
 /**
- * The child's command line. Reads: the runner, the bundle and this child's own module, nothing else
- * (no other child's folder, no /proc, no project file). No write, network, process, worker, addon or
- * WASI permission (docs/SECURITY.md, "Node permission model").
+ * The child's command line. Reads: the runner (one file, its modules bundled), the bundle and this
+ * child's own module, nothing else (no other child's folder, no /proc, no project file). No write, network,
+ * process, worker, addon or WASI permission (docs/SECURITY.md, "Node permission model").
+ * `closeFds`: the inherited descriptors the runner closes first (docs/SECURITY.md, "Descriptors").
  */
-function childArgs(stage: SandboxStage, modulePath: string, memoryMb: number): string[] {
+function childArgs(stage: SandboxStage, modulePath: string, memoryMb: number, closeFds: number[]): string[] {
   const runtime = sandboxRuntime();
   return [
     runtime.permissionFlag,
@@ -111,21 +114,27 @@ function childArgs(stage: SandboxStage, modulePath: string, memoryMb: number): s
       bundleDir: stage.bundle.dir,
       moduleFile: modulePath,
       builtins: Object.keys(SANDBOX_BUILTINS),
+      closeFds,
+      maxRpcInFlight: MAX_RPC_IN_FLIGHT,
     }),
   ];
 }
 
-/** Starts the process: an empty environment, pipes only, a process group of its own, its uid when root. */
+/**
+ * Starts the process: an empty environment, four pipes and /dev/null over every other descriptor it
+ * would inherit (`stdio`, from childStdio), a process group of its own, its uid when root.
+ */
 function startProcess(
   stage: SandboxStage,
   dir: string,
   uid: number | undefined,
+  stdio: ReturnType<typeof childStdio>["stdio"],
   args: string[],
 ): ChildProcess {
   return spawn(stage.execPath, args, {
     cwd: dir,
     env: {},
-    stdio: ["pipe", "pipe", "pipe", "pipe"],
+    stdio,
     // A process group of its own, so a kill reaches anything it managed to start.
     detached: true,
     ...(uid !== undefined ? { uid, gid: NOGROUP } : {}),
@@ -278,7 +287,7 @@ class SpawnedChild implements SandboxChild {
     return new Promise<ExecuteModuleResult>((resolve) => {
       const goAt = performance.now();
       let result: ExecuteModuleResult | undefined;
-      let ended: "timeout" | "output_too_large" | undefined;
+      let ended: "timeout" | "output_too_large" | "rpc_replies" | undefined;
       const timer = setTimeout(() => {
         if (result || ended) return;
         ended = "timeout";
@@ -301,7 +310,12 @@ class SpawnedChild implements SandboxChild {
       const answerRpc = rpcBridge(
         input.providerUrl,
         this.child.stdin,
-        () => result !== undefined || this.closed !== undefined,
+        () => result !== undefined || ended !== undefined || this.closed !== undefined,
+        () => {
+          if (result || ended) return;
+          ended = "rpc_replies";
+          this.killGroup();
+        },
       );
       this.hooks.overflow = () => {
         if (result || ended) return;

@@ -1,6 +1,7 @@
 import { SandboxError } from "../errors.ts";
 import { cleanText } from "./cleanText.ts";
 import { type ExecuteModuleResult, type ExecuteModuleTimings, fail } from "./executeResult.ts";
+import { MAX_REPLY_BYTES_PER_EXECUTION } from "./rpcBridge.ts";
 
 /** Longest tail of the child's stderr quoted in a `process_exit` message. */
 const MAX_STDERR_QUOTE_CHARS = 2_000;
@@ -17,8 +18,11 @@ export type ChildLimits = {
 
 /** How a child that sent no result ended. */
 export type ChildEnd = {
-  /** Set when the harness killed the child itself: the wall clock ran out, or the channel overflowed. */
-  ended: "timeout" | "output_too_large" | undefined;
+  /**
+   * Set when the harness killed the child itself: the wall clock ran out, the channel overflowed, or
+   * its requests drew more answers than the bridge allows (rpcBridge.ts).
+   */
+  ended: "timeout" | "output_too_large" | "rpc_replies" | undefined;
   code: number | null;
   signal: NodeJS.Signals | null;
   /** The tail of the child's stderr (untrusted: the model's own output). */
@@ -50,6 +54,14 @@ export function classifyEnd(
     return fail(
       "output_too_large",
       `The module sent more than ${limits.maxOutputBytes} bytes of output.`,
+      timings,
+    );
+  }
+  if (ended === "rpc_replies") {
+    // The harness holds every answer on the module's behalf: a resource of the module's, like its heap.
+    return fail(
+      "memory_limit",
+      `The module's requests drew more than ${MAX_REPLY_BYTES_PER_EXECUTION / 2 ** 20} MiB of answers from the chain and it was stopped.`,
       timings,
     );
   }

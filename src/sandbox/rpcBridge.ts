@@ -10,6 +10,21 @@ import { type GuardRequest, type GuardResponse, localGuardHandler } from "./rpcG
 const MAX_UNREAD_ANSWER_BYTES = 64 * 2 ** 20;
 /** Bridged requests answered per execution before the channel refuses (the guard's own flood limit is 2,000 calls). */
 const MAX_BRIDGED_REQUESTS = 10_000;
+/**
+ * Bridged requests of one child the harness works on at once. The child's runner queues its own
+ * beyond this (child/rpcChannel.mjs), so a library never meets the refusal; one past it reaches the
+ * harness only from model code writing fd 3 itself, and is refused at once (see {@link rpcBridge}).
+ * With the guard's `maxReplyBytes` (32 MiB) it bounds the answers the harness holds for one child.
+ */
+export const MAX_RPC_IN_FLIGHT = 8;
+/**
+ * Bytes of answers one execution may draw over the bridge (bodies summed, JSON-RPC errors
+ * included): past it the execution is ended as `memory_limit` (exitClassification.ts). An honest
+ * module draws kilobytes; every answer passes through the harness's memory.
+ */
+export const MAX_REPLY_BYTES_PER_EXECUTION = 64 * 2 ** 20;
+/** JSON-RPC 2.0 "Limit exceeded" (EIP-1474's -32005). */
+const LIMIT_EXCEEDED = -32005;
 
 /**
  * How a bridged request reaches its guard: in-process when this process opened the guard, else
@@ -42,25 +57,51 @@ function bridgedRequest(message: Record<string, unknown>): (GuardRequest & { id:
 }
 
 /**
- * The bridge of one execution: hands each of the child's `{type:"rpc"}` messages to the guard behind
- * `providerUrl` and writes the answer to the child's stdin, unless the execution is `over()` by then.
- * Malformed requests and those past {@link MAX_BRIDGED_REQUESTS} get no answer.
+ * The bridge of one execution (docs/SECURITY.md, "RPC bridge"): hands each of the child's
+ * `{type:"rpc"}` messages to the guard behind `providerUrl` and writes the answer to the child's
+ * stdin, unless the execution is `over()` by then. Malformed requests and those past
+ * {@link MAX_BRIDGED_REQUESTS} get no answer. A request while {@link MAX_RPC_IN_FLIGHT} of this
+ * child's are being answered is refused at once: HTTP 429 with a JSON-RPC error -32005 (id null).
+ * Once the answers' bodies sum past {@link MAX_REPLY_BYTES_PER_EXECUTION} bytes, no further answer
+ * is written and `exhausted()` is called (once): the caller ends the execution.
  * @throws {TypeError} when `providerUrl` is no open guard of this process and not a URL.
  */
 export function rpcBridge(
   providerUrl: string,
   stdin: Writable | null,
   over: () => boolean,
+  exhausted: () => void,
 ): (message: Record<string, unknown>) => void {
   const route = rpcRoute(providerUrl);
   let bridged = 0;
+  let inFlight = 0;
+  let replyBytes = 0;
+  const write = (id: number, answer: GuardResponse) => {
+    // A module that stops reading its answers must not grow the harness's memory.
+    if (over() || (stdin?.writableLength ?? 0) > MAX_UNREAD_ANSWER_BYTES) return;
+    stdin?.write(`${JSON.stringify({ type: "rpc", id, ...answer })}\n`);
+  };
   return (message) => {
     const request = bridgedRequest(message);
     if (!request || ++bridged > MAX_BRIDGED_REQUESTS) return;
+    if (inFlight >= MAX_RPC_IN_FLIGHT) {
+      const error = {
+        code: LIMIT_EXCEEDED,
+        message: `More than ${MAX_RPC_IN_FLIGHT} requests in flight; wait for an answer before sending more.`,
+      };
+      return write(request.id, {
+        status: 429,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: null, error }),
+      });
+    }
+    inFlight++;
     void route(request).then((answer) => {
-      // A module that stops reading its answers must not grow the harness's memory.
-      if (over() || (stdin?.writableLength ?? 0) > MAX_UNREAD_ANSWER_BYTES) return;
-      stdin?.write(`${JSON.stringify({ type: "rpc", id: request.id, ...answer })}\n`);
+      inFlight--;
+      if (replyBytes > MAX_REPLY_BYTES_PER_EXECUTION) return;
+      replyBytes += Buffer.byteLength(answer.body);
+      if (replyBytes > MAX_REPLY_BYTES_PER_EXECUTION) return exhausted();
+      write(request.id, answer);
     });
   };
 }
