@@ -128,9 +128,12 @@ function headOf(x: Record<string, unknown>, id: number): InstanceHead | undefine
 /** The fields of one line but its {@link BULKY} ones, else the whole line; undefined for a line cut short. */
 function parseLine(buf: Buffer, start: number, end: number): Record<string, unknown> | undefined {
   const cuts: [number, number][] = [];
+  // Searched in the line alone: a key missing from it would otherwise be looked for to the file's end.
+  const line = buf.subarray(start, end);
   for (const key of BULKY) {
-    const at = buf.indexOf(key, start);
-    if (at === -1 || at >= end) continue;
+    const found = line.indexOf(key);
+    if (found === -1) continue;
+    const at = start + found;
     const after = skipValue(buf, at + key.length, end);
     if (after !== -1) cuts.push([at, after]);
   }

@@ -42,12 +42,14 @@ const RECENT = 100;
 const ROUTE = /^\/data\/i\/(\d+)\/(\d+)\.json$/;
 
 /**
- * Starts the viewer on 127.0.0.1. The folders are read when the page asks for the index, then
- * polled every `pollMs` while some page listens to `data/events`: only appended bytes are read.
+ * Starts the viewer on 127.0.0.1. The folders are read before it listens, again when a page asks for
+ * the index, and every `pollMs` while some page listens to `data/events`: only appended bytes are read.
  * @throws the listen error (e.g. EADDRINUSE for a `port` in use).
  */
 export async function startViewer(p: StartViewerParameters): Promise<ViewerServer> {
   const index = new ViewerIndex(p.folders);
+  // Read the folders before listening, so the first page is not kept waiting for it.
+  index.poll();
   const listeners = new Set<ServerResponse>();
   // The last updates, so a page that connects after its snapshot gets what it missed meanwhile.
   const recent: { seq: number; text: string }[] = [];
