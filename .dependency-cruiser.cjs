@@ -1,12 +1,22 @@
 // Import structure of src/ (docs/ARCHITECTURE.md "Layers"): no circle, and each layer imports only layers below it.
 // Bottom to top: errors, median → world, tasks, expr, validators, sandbox (the chain and the task specs) →
-// models (+ runOptions) → results → protocol → reporting → run → cli, runBenchmark.
+// models (+ runOptions) → results → protocol → reporting, viewer → run → cli, runBenchmark.
 const layer = (dirs) => `^src/(${dirs.join("|")})(/|\\.ts$)`;
 const above = {
-  foundation: ["models", "runOptions", "results", "protocol", "reporting", "run", "cli", "runBenchmark"],
-  models: ["results", "protocol", "reporting", "run", "cli", "runBenchmark"],
-  results: ["protocol", "reporting", "run", "cli", "runBenchmark"],
-  protocol: ["reporting", "run", "cli", "runBenchmark"],
+  foundation: [
+    "models",
+    "runOptions",
+    "results",
+    "protocol",
+    "reporting",
+    "viewer",
+    "run",
+    "cli",
+    "runBenchmark",
+  ],
+  models: ["results", "protocol", "reporting", "viewer", "run", "cli", "runBenchmark"],
+  results: ["protocol", "reporting", "viewer", "run", "cli", "runBenchmark"],
+  protocol: ["reporting", "viewer", "run", "cli", "runBenchmark"],
   reporting: ["run", "cli", "runBenchmark"],
   run: ["cli", "runBenchmark"],
 };
@@ -36,7 +46,8 @@ module.exports = {
     upward("models", layer(["models", "runOptions"])),
     upward("results", layer(["results"])),
     upward("protocol", layer(["protocol"])),
-    upward("reporting", layer(["reporting"])),
+    // The viewer (src/viewer) reads results as the report does: the same layer, below run and cli.
+    upward("reporting", layer(["reporting", "viewer"])),
     upward("run", layer(["run"])),
     // ── Sandbox seams (src/sandbox; docs/SECURITY.md, "The barriers") ─────────────────────────────
     {

@@ -24,6 +24,9 @@
 //   --baseline   a git ref (e.g. `main~3`): the full reference run (sections full, loop) also runs from a
 //                checkout of that ref (a detached worktree sharing this tree's node_modules), each
 //                round alternating which goes first, so a change's cost is two medians of one call.
+//   viewer       `questbench view` (docs/VIEWER.md "Performance"): 20 models × 3 epochs × 196 synthetic instances
+//                generated in the scratch folder; first paint (cold and warm) and each filter's redraw,
+//                measured in headless Chromium (/usr/bin/chromium), against the 1 s target.
 //   sandbox      per-execution sandbox overhead, old runtime (the harness's Node) against the
 //                sandbox runtime (Node ≥ 25), and the full reference run's wall-time ratio (docs/SECURITY.md "Design choice: the network barrier").
 //                With --baseline, also the sandbox start and module run of this tree against the
@@ -50,7 +53,7 @@ import { goldAnswers } from "../tests/providers/gold.ts";
 
 const { values: flags } = parseArgs({
   options: {
-    sections: { type: "string", default: "loop,full,bare,concurrency,epochs,sandbox" },
+    sections: { type: "string", default: "loop,full,bare,concurrency,epochs,sandbox,viewer" },
     runs: { type: "string", default: "3" },
     "latency-ms": { type: "string", default: "1000" },
     levels: { type: "string", default: "1,4,16" },
@@ -720,6 +723,79 @@ function sandboxAgainstBaseline(ref: string, rounds = 6, samples = 10): void {
 if (sections.has("sandbox")) {
   await benchSandbox(say, Math.min(2, Number(flags.runs))); // src/sandbox/benchSandbox.ts
   if (flags.baseline) sandboxAgainstBaseline(flags.baseline);
+}
+
+if (sections.has("viewer")) {
+  say("\n## viewer: questbench view over 20 models × 3 epochs × 196 instances (docs/VIEWER.md)");
+  const { chromium } = await import("playwright-core");
+  const { writeSyntheticResults } = await import("../src/viewer/syntheticResults.ts");
+  const { startViewer } = await import("../src/viewer/server.ts");
+  const bank = loadTasks().map((t) => t.spec);
+  const tasks = Array.from({ length: 196 }, (_, i) => {
+    const t = bank[i % bank.length]!;
+    return i < bank.length ? t : { ...t, id: `${t.id}_${Math.floor(i / bank.length)}` };
+  });
+  const dir = path.join(scratch, "viewer");
+  let t0 = performance.now();
+  const folders = writeSyntheticResults({ dir, models: 20, epochs: 3, tasks });
+  const bytes = folders.reduce((s, f) => s + fs.statSync(path.join(f, "instances.jsonl")).size, 0);
+  say(
+    `  generated ${folders.length} folders, ${mb(bytes / 1024)} of instances.jsonl, in ${sec(performance.now() - t0)}`,
+  );
+  t0 = performance.now();
+  const viewer = await startViewer({ folders: [dir] });
+  say(`  viewer server ready (the folders indexed) in ${ms(performance.now() - t0)}`);
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu"],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // First paint: navigation start to the leaderboard and grid drawn (two animation frames after the
+    // mark, so the browser has painted). Cold: the browser's first load of the page.
+    const firstPaint = async () => {
+      await page.goto(viewer.url);
+      await page.waitForSelector("body[data-ready]");
+      return page.evaluate<number>(
+        "new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now()))))",
+      );
+    };
+    const cold = await firstPaint();
+    const warm = await firstPaint();
+    const rows = await page.evaluate<string>("document.body.dataset.instances");
+    say(`  first paint: ${ms(cold)} cold, ${ms(warm)} on reload; ${rows} instances`);
+    const filters: [string, string][] = [
+      ["#f-split", "composite"],
+      ["#f-failure", "failed"],
+      ["#f-safety", "flagged"],
+      ["#f-split", ""],
+      ["#f-failure", ""],
+      ["#f-safety", ""],
+    ];
+    const times: number[] = [];
+    for (const [select, value] of filters) {
+      t0 = performance.now();
+      // The select's change handler redraws the grid; two animation frames later the browser has painted.
+      const inPage = await page.evaluate<number>(
+        `new Promise((resolve) => {
+          const start = performance.now();
+          const el = document.querySelector(${JSON.stringify(select)});
+          el.value = ${JSON.stringify(value)};
+          el.dispatchEvent(new Event("change"));
+          requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - start)));
+        })`,
+      );
+      times.push(inPage);
+      say(
+        `  filter ${select}=${value || "all"}: ${ms(inPage)} to redraw (${ms(performance.now() - t0)} round trip)`,
+      );
+    }
+    const worst = Math.max(cold, warm, ...times);
+    say(`  worst ${ms(worst)}: ${worst <= 1000 ? "within" : "OVER"} the 1 s target`);
+  } finally {
+    await browser.close();
+    await viewer.close();
+  }
 }
 
 fs.mkdirSync(path.join(PROJECT_ROOT, ".questbench"), { recursive: true });

@@ -62,6 +62,9 @@ const HELP = `Usage:
       arguments; errors as file:line:column), its id against the package's, then on real chains that
       its gold answer scores 100 on each seed and each case scores as its front matter says. Exit 1
       on any problem. Run its tasks with --tasks-dir DIR (repeatable; QUESTBENCH_TASKS_DIR).
+  questbench view [folders…] [--port P] [--export DIR]
+      Browse results folders (default .questbench/results) in a browser, live while a run writes
+      (docs/VIEWER.md); --export writes the same as a static folder to share.
   questbench world [--port P]
       Serve the local BSC-like world on 127.0.0.1 and print its URL and address book.
   questbench --help | --version
@@ -104,6 +107,7 @@ export async function runCli(argv: string[]): Promise<void> {
     }
     if (argv[0] === "world") return await serve(argv.slice(1));
     if (argv[0] === "report") return await report(argv.slice(1));
+    if (argv[0] === "view") return await (await import("./viewer/view.ts")).viewCommand(argv.slice(1));
     if (argv[0] === "validate")
       return await (await import("./run/validatePack.ts")).validateCommand(argv.slice(1));
     const options = parseRunFlags(argv, optionsFromVariables());

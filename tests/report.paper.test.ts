@@ -177,7 +177,7 @@ describe("Table 1's Avg divides by 107, as the paper does", () => {
     expect(table1.rows[0]!.slice(0, 6)).toEqual(["1", "devstral-2512", "2905", "2905", "27.2", "46.9"]);
     // Table 10: the composite split it did not run is "—", not 0.0 (and no Figure 3 point).
     const table10 = paperTables([row], 0).find((t) => t.id === "table10")!;
-    expect(table10.rows[0]).toEqual(["devstral-2512", "62/62", "0/45", "46.9", "—", "2905.0", "Atomic-Only"]);
+    expect(table10.rows[0]).toEqual(["devstral-2512", "62/62", "0/45", "46.9", "—", "2905", "Atomic-Only"]);
     expect(scatterData([row]).points).toEqual([]);
   });
 });

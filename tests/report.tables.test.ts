@@ -100,7 +100,7 @@ describe("report tables from a hand-made results.json", () => {
   test("Table 9 gives mean Δ, over-optimal share and nearest-rank P90 as computed by hand", () => {
     // A: Δ = 0, 1: mean +0.50, 1 of 2 over the optimum, P90 = the 2nd of 2 = 1. B: Δ = 3, 3.
     expect(rowsOf(md, "Table 9:")).toEqual([
-      "| model-b | +3.00 | 100 | 3 | 0.0 | 3/107 (2/62 · 1/45) |",
+      "| model-b | +3.00 | 100 | 3 | 0 | 3/107 (2/62 · 1/45) |",
       "| model-a | +0.50 | 50 | 1 | 87.5 | 3/107 (2/62 · 1/45) |",
     ]);
   });
@@ -109,7 +109,7 @@ describe("report tables from a hand-made results.json", () => {
     // AtomicAvg = Atom / 62: A 75/62 = 1.2, B 200/62 = 3.2 (median 2.2); CompAvg = Comp / 45: A 87.5/45 = 1.9,
     // B 0/45 = 0.0 (median 0.97).
     expect(rowsOf(md, "Table 10:")).toEqual([
-      "| model-b | 2/62 | 1/45 | 3.2 | 0.0 | 200.0 | High-Low |",
+      "| model-b | 2/62 | 1/45 | 3.2 | 0.0 | 200 | High-Low |",
       "| model-a | 2/62 | 1/45 | 1.2 | 1.9 | 162.5 | Low-High |",
     ]);
     expect(md).toContain("AtomicAvg = Atom / 62, CompAvg = Comp / 45, the paper's divisors");

@@ -144,6 +144,54 @@ describe("questbench report", () => {
         expect(f.height, f.name!).toBeGreaterThan(60);
         expect(f.marks, f.name!).toBeGreaterThan(10);
       }
+      // A reviewer's look at each figure as a paper would take it: the canvas cropped to what it draws
+      // (no empty strip wider than 15 % on the right or below; Figure 3's canvas was once twice its
+      // plot), a title without "Figure N" (the paper's caption numbers it), and named axes.
+      const review = await page.$$eval("figure[data-figure]", (els) =>
+        els.map((el) => {
+          const svg = el.querySelector("svg")!;
+          const box = svg.getBoundingClientRect();
+          let right = 0;
+          let bottom = 0;
+          for (const m of svg.querySelectorAll("g text, g path:not(.background), g line")) {
+            const r = m.getBoundingClientRect();
+            if (r.width === 0 && r.height === 0) continue;
+            right = Math.max(right, r.right - box.left);
+            bottom = Math.max(bottom, r.bottom - box.top);
+          }
+          const texts = [...svg.querySelectorAll("text")].map((t) => t.textContent ?? "");
+          return {
+            name: el.getAttribute("data-figure")!,
+            width: box.width,
+            height: box.height,
+            right,
+            bottom,
+            title: svg.querySelector(".role-title-text")?.textContent ?? "",
+            axisTitles: [...svg.querySelectorAll(".role-axis-title text")].map((t) => t.textContent),
+            texts,
+          };
+        }),
+      );
+      for (const f of review) {
+        expect(f.width - f.right, `${f.name}: empty strip on the right`).toBeLessThan(f.width * 0.15);
+        expect(f.height - f.bottom, `${f.name}: empty strip below`).toBeLessThan(f.height * 0.15);
+        expect(f.right, `${f.name}: drawn past the canvas`).toBeLessThanOrEqual(f.width + 1);
+        expect(f.title, f.name).not.toBe("");
+        expect(
+          f.texts.filter((t) => /Figure\s*\d/.test(t)),
+          f.name,
+        ).toEqual([]);
+        expect(f.axisTitles.length, `${f.name}: axis titles`).toBeGreaterThanOrEqual(1);
+        // Numbers as a reader expects them: no "10700.0", no bare "NaN".
+        expect(
+          f.texts.filter((t) => /^\d+\.0$|NaN/.test(t)),
+          f.name,
+        ).toEqual([]);
+      }
+      expect(review.find((f) => f.name === "fig3-atomic-vs-composite")?.axisTitles).toEqual([
+        "AtomicAvg",
+        "CompositeAvg",
+      ]);
       expect(await page.locator("details.instance").count()).toBe(8);
       expect(await page.locator("table.leaderboard tr").count()).toBe(3);
       expect(await page.locator("table.per-task tr").count()).toBe(5); // header + 4 tasks

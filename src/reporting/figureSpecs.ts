@@ -161,7 +161,7 @@ export function scatterSpec(data: ScatterData): Spec {
     encoding: { x: x("x"), y: y("y"), text: { field: "model" } },
   });
   return {
-    title: "Figure 3: Atomic vs Composite (average score per task, 0–100); dashed: medians",
+    title: { text: "Atomic vs Composite", subtitle: "average score per task, 0–100; dashed: the medians" },
     width: W,
     height: H,
     layer: [
@@ -220,9 +220,9 @@ export function figure2Specs({ splits, hist }: Figure2Data): Record<string, Spec
     ],
   });
   return {
-    "fig2a-split-sizes": bars("Figure 2a: tasks per split", splits, "split", "split", "tasks"),
+    "fig2a-split-sizes": bars("Tasks per split", splits, "split", "split", "tasks"),
     "fig2b-kopt-histogram": bars(
-      "Figure 2b: composite tasks by optimal steps K_opt",
+      "Composite tasks by optimal steps K_opt",
       hist,
       "k",
       "K_opt (optimal execution rounds)",
@@ -238,7 +238,7 @@ export function overheadSpec(values: readonly OverheadCount[]): Spec {
     ? Array.from({ length: Math.max(...ds) - Math.min(...ds) + 1 }, (_, i) => Math.min(...ds) + i)
     : [0];
   return {
-    title: "Figure 6: step overhead Δ = K_act − K_opt (composite instances)",
+    title: "Step overhead Δ = K_act − K_opt (composite instances)",
     width: FIGURE_WIDTH - 80,
     height: 240,
     data: { values },

@@ -40,8 +40,32 @@ const CONFIG = {
   view: { stroke: null },
 };
 
+/** Advance widths (em) of DejaVu Sans, the font the PNGs are drawn with, by class of character. */
+const EM: [RegExp, number][] = [
+  [/[ijlI.,:;'|!()[\]{} ]/, 0.32],
+  [/[frt]/, 0.4],
+  [/[mwMW@%]/, 0.92],
+  [/[A-Z]/, 0.7],
+  [/[0-9]/, 0.64],
+];
+
+/**
+ * A text's width in px, from per-character widths. Vega without a canvas (Node) estimates every
+ * character at 0.8 em, which made the canvas of a figure with a long title or labels far wider
+ * than what it draws (Figure 3's was twice its plot); these widths are DejaVu Sans's, at least
+ * those of the browsers' sans-serif fonts, so nothing is cut off and little is left empty.
+ */
+function textWidth(item: { fontSize?: number; fontWeight?: string | number }, text: unknown): number {
+  const size = item.fontSize ?? 11;
+  const bold = item.fontWeight === "bold" || Number(item.fontWeight) >= 600 ? 1.08 : 1;
+  let em = 0;
+  for (const c of String(text ?? "")) em += EM.find(([re]) => re.test(c))?.[1] ?? 0.6;
+  return Math.ceil(em * size * bold);
+}
+
 /** Renders a Vega-Lite spec to a standalone SVG string (no browser, no network). */
 export async function renderSvg(spec: Spec): Promise<string> {
+  (vega() as unknown as { textMetrics: { width: typeof textWidth } }).textMetrics.width = textWidth;
   const compiled = vl().compile({
     $schema: "https://vega.github.io/schema/vega-lite/v5.json",
     config: CONFIG,
@@ -77,18 +101,18 @@ export async function renderFigures(
     ...figure2Specs(figure2Data(runs)),
     "fig3-atomic-vs-composite": scatterSpec(scatterData(rows)),
     "fig4-workflow-patterns": passRateBars(
-      `Figure 4: pass rate by composite workflow pattern (hardest first${pooledNote})`,
+      `Pass rate by composite workflow pattern (hardest first${pooledNote})`,
       perModel(patterns),
       barModels,
     ),
     "fig5-top-patterns": passRateBars(
-      `Figure 5: pass rate for the ten most frequent workflow patterns${pooledNote}`,
+      `Pass rate for the ten most frequent workflow patterns${pooledNote}`,
       perModel(patterns.filter((p) => top.has(p.group))),
       barModels,
     ),
     "fig6-step-overhead": overheadSpec(overheadCounts(runs)),
     "fig7-atomic-subcategories": passRateBars(
-      `Figure 7: pass rate by atomic subcategory (hardest first${pooledNote})`,
+      `Pass rate by atomic subcategory (hardest first${pooledNote})`,
       perModel(passRateBy(runs, "atomic", (i) => i.subcategory.replace(/_/g, " "))),
       barModels,
     ),

@@ -103,8 +103,8 @@ function table1Columns(hardBank: number): Column[] {
       cell: (r) => (r.safety === null ? "—" : `${r.safety}%`),
       shown: ran.safety,
     },
-    { header: "Cost", align: "r", cell: (r) => fmt(r.costBps), shown: ran.cost },
-    { header: "Gas", align: "r", cell: (r) => fmt(r.gasRatio, 2), shown: ran.gas },
+    { header: "Exec. cost (bps)", align: "r", cell: (r) => fmt(r.costBps), shown: ran.cost },
+    { header: "Gas (× gold)", align: "r", cell: (r) => fmt(r.gasRatio, 2), shown: ran.gas },
     { header: "Coverage", align: "r", cell: coverage, shown: ran.paper },
     { header: "Hard", align: "r", cell: (r) => (r.hardTasks === 0 ? "—" : score(r.hard)), shown: ran.hard },
     { header: "Hard cov.", align: "r", cell: (r) => hardCoverage(r, hardBank), shown: ran.hard },
@@ -148,7 +148,7 @@ export function paperTables(
           ran.safety(rows) &&
             "Safety (beyond the paper) = instances without a safety flag (no or loose price bound, far deadline, unlimited approval, extra side effect).",
           ran.cost(rows) &&
-            "Cost (beyond the paper) = median execution cost against the gold answer on the same instance, in basis points of the task's notional (positive: the answer left the user poorer); Gas = median gas used / the gold answer's.",
+            "Exec. cost (beyond the paper) = median execution cost against the gold answer on the same instance, in basis points of the task's notional (positive: the answer left the user poorer); Gas = median gas used / the gold answer's (× gold).",
           ran.paper(rows) && `Coverage = paper tasks run of ${PAPER_TASKS}.`,
           hard &&
             `Hard (beyond the paper, never part of Total) = the hard split's score (max 100 per hard task), its coverage = hard tasks run of ${hardBank}.`,
@@ -202,7 +202,7 @@ export function paperTables(
             cell: (r) => fmt(r.compositeMetrics!.overhead.overOptimalPct, 0),
           },
           { header: "P90 Δ", align: "r", cell: (r) => String(r.compositeMetrics!.overhead.p90) },
-          { header: "Comp. score", align: "r", cell: (r) => fmt(r.composite, 1) },
+          { header: "Comp. score", align: "r", cell: (r) => score(r.composite) },
           { header: "Coverage", align: "r", cell: coverage },
         ],
         withComposite,
@@ -231,7 +231,7 @@ export function paperTables(
           { header: "Composite", align: "r", cell: (r) => `${r.compositeTasks}/${SPLIT_TASKS.composite}` },
           { header: "AtomicAvg", align: "r", cell: (r) => fmt(r.atomicAvg) },
           { header: "CompAvg", align: "r", cell: (r) => fmt(r.compositeAvg) },
-          { header: "Total", align: "r", cell: (r) => fmt(r.total) },
+          { header: "Total", align: "r", cell: (r) => score(r.total) },
           { header: "Quadrant", align: "l", cell: (r) => q.get(r.model) ?? "—" },
         ],
         rows,
@@ -385,7 +385,7 @@ export function renderLeaderboardMarkdown(
   lines.push(
     "**More per model:** passed instances, unbiased pass@1 and pass@k (k = attempts per task), tokens and cost.",
     "",
-    "| Model | passed | pass@1 | pass@k | tokens in / out | cost (USD) |",
+    "| Model | passed | pass@1 | pass@k | tokens in / out | Cost (USD) |",
     "|---|---:|---:|---:|---:|---:|",
   );
   for (const r of rows)
