@@ -24,7 +24,8 @@ export async function readLedger(
 ): Promise<Ledger> {
   const end = toBlock ?? (await client.getBlockNumber({ cacheTime: 0 }));
   const recorded = recordBlocks(lw, await fetchBlocks(client, fromBlock, end));
-  const { movements, grantLogs, called, txs, reads, nftMoves, v3Ids, positionParties, read, touch } = recorded;
+  const { movements, grantLogs, called, txs, reads, nftMoves, v3Ids, positionParties, read, touch } =
+    recorded;
 
   // The agent's own assets in every catalogue ERC-20 and position the window called are read even
   // without a log naming the agent, so a change by a call (a rebase, accrued interest paid) shows; a
