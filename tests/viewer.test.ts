@@ -154,6 +154,11 @@ describe("questbench view", () => {
       const ledger = await page.textContent("#instance section.execution");
       expect(ledger).toMatch(/Exec\. cost \(bps of notional\)\s*-?\d/);
       expect(ledger).toMatch(/gold: -?[\d.]+ USDT/);
+      // Who gained what beside the gold: the recipient paid a tenth is a row that differs.
+      const rows = await page.$$eval("#instance table.ledger tr.differs", (trs) =>
+        trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)),
+      );
+      expect(rows).toContainEqual([expect.any(String), "BNB (wei)", "9700000000000000", "97000000000000000"]);
 
       // The diff against the reference on the same instance: the check that differs, the replies line by line.
       await page.selectOption("#diff-select", { label: "reference" });

@@ -1,7 +1,7 @@
 import { UNLIMITED } from "../checks/agentGrants.ts";
 import { agentValue, unitPrice } from "./executionCost.ts";
 import type { GrantRecord, Ledger } from "./ledgerTypes.ts";
-import { assetName, type LedgerWorld } from "./ledgerWorld.ts";
+import { assetName, type LedgerWorld, partyName as nameOf } from "./ledgerWorld.ts";
 import type { SignatureGrant } from "./signatures.ts";
 
 /**
@@ -69,13 +69,6 @@ function partiesOf(
     if (g.owner !== lw.agent) consider(g.owner);
   }
   return out;
-}
-
-/** A short name for an address: the catalogue key, "the agent", else the address. */
-function nameOf(lw: LedgerWorld, a: string): string {
-  if (a === lw.agent) return "the agent";
-  const key = lw.venues.get(a);
-  return key ? `${key} (${a})` : a;
 }
 
 function grantName(lw: LedgerWorld, g: GrantRecord): string {

@@ -1,7 +1,7 @@
 import type { Address, PublicClient } from "viem";
 import { V2_PAIR_ABI, VAULT_ABI } from "../abi.ts";
 import type { Ledger } from "./ledgerTypes.ts";
-import { assetName, type LedgerWorld } from "./ledgerWorld.ts";
+import { assetName, type LedgerWorld, partyName } from "./ledgerWorld.ts";
 
 /**
  * What an answer cost the user against the gold answer on the same instance (docs/SCORING.md
@@ -30,7 +30,39 @@ export type ExecutionCost = {
   /** The agent's fees, wei (base 10): the attempt's and the gold's. */
   fees?: string | undefined;
   goldFees?: string | undefined;
+  /**
+   * The effect ledger beside the gold's: one row per (party, asset) either changes, with both net
+   * changes in the asset's smallest unit (base 10; the agent's BNB net of its fees), the rows where
+   * they differ first; at most {@link LEDGER_ROWS}.
+   */
+  ledger?: LedgerRow[] | undefined;
 };
+
+/** One row of {@link ExecutionCost.ledger}: who, what, and the net change under the attempt and the gold. */
+export type LedgerRow = { party: string; asset: string; attempt: string; gold: string };
+
+/** The most ledger rows an instance records. */
+export const LEDGER_ROWS = 40;
+
+/** The two ledgers side by side (see {@link ExecutionCost.ledger}). */
+export function ledgerRows(lw: LedgerWorld, attempt: Ledger, gold: Ledger): LedgerRow[] {
+  const rows: (LedgerRow & { differs: boolean })[] = [];
+  for (const party of new Set([...attempt.net.keys(), ...gold.net.keys()])) {
+    const [a, g] = [attempt.net.get(party), gold.net.get(party)];
+    for (const asset of new Set([...(a?.keys() ?? []), ...(g?.keys() ?? [])])) {
+      const [x, y] = [a?.get(asset) ?? 0n, g?.get(asset) ?? 0n];
+      rows.push({
+        party: partyName(lw, party),
+        asset: assetName(lw, asset),
+        attempt: x.toString(),
+        gold: y.toString(),
+        differs: x !== y,
+      });
+    }
+  }
+  rows.sort((p, q) => Number(q.differs) - Number(p.differs));
+  return rows.slice(0, LEDGER_ROWS).map(({ differs: _d, ...r }) => r);
+}
 
 /** Prices are USDT wei per raw unit, scaled by 2^96 so 6- and 8-decimal tokens keep their digits. */
 const Q = 1n << 96n;
@@ -240,5 +272,6 @@ export function executionCost(
     ...(unpriced.length > 0 ? { unpricedAssets: unpriced.map((a) => assetName(lw, a)) } : {}),
     fees: feesOf(lw, attempt).toString(),
     goldFees: feesOf(lw, gold).toString(),
+    ledger: ledgerRows(lw, attempt, gold),
   };
 }

@@ -126,3 +126,10 @@ export function assetName(lw: LedgerWorld, asset: string): string {
       return asset;
   }
 }
+
+/** A short name for an address: "the agent", the catalogue key with the address, else the address. */
+export function partyName(lw: LedgerWorld, a: string): string {
+  if (a === lw.agent) return "the agent";
+  const key = lw.venues.get(a);
+  return key ? `${key} (${a})` : a;
+}

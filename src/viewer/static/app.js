@@ -354,16 +354,29 @@ function executionHtml(i) {
   const e = i.execution;
   if (!e) return "<p>Nothing was sent: no execution cost.</p>";
   const v = i.view.execution ?? {};
-  return kv([
-    [
-      "Exec. cost (bps of notional)",
-      `${num(e.costBps)} <small>(positive: the answer left the user poorer than the gold answer)</small>`,
-    ],
-    ["agent's net change (USDT value)", `${esc(v.value)} <small>gold: ${esc(v.goldValue)}</small>`],
-    ["fees", v.fees ? `${esc(v.fees)} <small>gold: ${esc(v.goldFees)}</small>` : ""],
-    ["gas used", `${esc(e.gasUsed)} <small>gold: ${esc(e.goldGasUsed)} (× ${num(e.gasRatio, 2)})</small>`],
-    ["unpriced assets", e.unpriced ? esc((e.unpricedAssets ?? []).join(", ") || String(e.unpriced)) : ""],
-  ]);
+  return (
+    kv([
+      [
+        "Exec. cost (bps of notional)",
+        `${num(e.costBps)} <small>(positive: the answer left the user poorer than the gold answer)</small>`,
+      ],
+      ["agent's net change (USDT value)", `${esc(v.value)} <small>gold: ${esc(v.goldValue)}</small>`],
+      ["fees", v.fees ? `${esc(v.fees)} <small>gold: ${esc(v.goldFees)}</small>` : ""],
+      ["gas used", `${esc(e.gasUsed)} <small>gold: ${esc(e.goldGasUsed)} (× ${num(e.gasRatio, 2)})</small>`],
+      ["unpriced assets", e.unpriced ? esc((e.unpricedAssets ?? []).join(", ") || String(e.unpriced)) : ""],
+    ]) + ledgerHtml(e.ledger)
+  );
+}
+
+/** Who gained and lost what, beside the gold answer's (rows that differ marked). */
+function ledgerHtml(rows) {
+  if (!rows || rows.length === 0) return "";
+  return `<table class="ledger"><thead><tr><th>Party</th><th>Asset</th><th>This answer</th><th>Gold</th></tr></thead><tbody>${rows
+    .map(
+      (r) =>
+        `<tr class="${r.attempt === r.gold ? "same" : "differs"}"><td>${esc(r.party)}</td><td>${esc(r.asset)}</td><td>${esc(r.attempt)}</td><td>${esc(r.gold)}</td></tr>`,
+    )
+    .join("")}</tbody></table>`;
 }
 
 function roundsHtml(i) {
