@@ -77,10 +77,7 @@ export default class QuestbenchReporter implements Reporter {
     this.options = this.provided().questbench;
     this.recorder = undefined;
     if (!this.options) return;
-    this.recorder = new ResultsRecorder({
-      outDir: path.resolve(outDir(this.options)),
-      fresh: this.options.fresh,
-    });
+    this.recorder = new ResultsRecorder({ outDir: path.resolve(outDir(this.options)) });
     this.progress = startProgress(0, Date.now());
   }
 

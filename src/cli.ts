@@ -27,8 +27,8 @@ const HELP = `Usage:
       --out .questbench/results/<model>). --split paper is the paper's 107 tasks (max 10,700); hard is
       the hard split, all both (the hard score printed apart, never added to the paper total); with
       --tasks and no --split, every split. A run into a folder adds to its results: results.json covers
-      every instance there, and a finished one is not run again (--fresh replaces them); a folder of
-      another model or other settings is refused. Models: reference, scripted:DIR, a registry name or alias
+      every instance there, and a finished one is not run again (--fresh runs the selected ones again,
+      replacing only their results); a folder of another model or other settings is refused. Models: reference, scripted:DIR, a registry name or alias
       (claude-sonnet, gpt, gemini-pro, deepseek, … see src/models/registry.json), openrouter/<id>, <provider>:<model-id>,
       openai-compatible:<baseURL>#<model> (named by its host without the port, or --name). Provider
       models: temperature 0.7, 16384 max tokens, key from the provider's variable (ANTHROPIC_API_KEY,

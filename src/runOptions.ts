@@ -60,8 +60,9 @@ export type RunOptions = {
    */
   earlyStop?: number | undefined;
   /**
-   * Start over: ignore the finished instances in `<out>/instances.jsonl`. Without it, a provider-model
-   * run keeps them (resume) and runs only the rest.
+   * Run the selected instances again even where `<out>/instances.jsonl` holds a finished result for
+   * them (no resume); their new results replace those, and the folder's other instances are kept
+   * (docs/RUNNING.md "The output folder"). Without it, a run keeps the finished ones and runs only the rest.
    */
   fresh?: boolean | undefined;
   /** Run an untrusted model even where a sandbox barrier is missing (docs/SECURITY.md); recorded in results.json. */

@@ -129,7 +129,7 @@ export function renderRunEnd(
   const resumed = instances.filter((i) => i.resumed).length;
   if (resumed > 0)
     lines.push(
-      `Resumed: ${resumed} instance(s) kept from an earlier run into this --out (--fresh runs them again).`,
+      `Resumed: ${resumed} instance(s) kept from an earlier run into this --out (--fresh runs them again, replacing their results).`,
     );
   if (selection?.kept)
     lines.push(
