@@ -157,7 +157,7 @@ async function report(argv: string[]): Promise<void> {
   for (const w of warnings) console.warn(`questbench: warning: ${w}`);
   for (const r of rows)
     console.log(
-      `${r.model}: Atom ${r.atomic}, Comp ${r.composite}, Total ${r.total}, Avg ${r.avg107} (Total / 107), Avg (run) ${r.avg} (95 % CI between tasks ${r.avgCi95 ? `[${r.avgCi95[0]}, ${r.avgCi95[1]}]` : "—"}${r.rerunSd === null ? "" : `, re-run SD ${r.rerunSd}`}), tasks ${r.atomicTasks + r.compositeTasks}/107${r.hardTasks ? `; Hard ${r.hard} (${r.hardTasks} hard tasks)` : ""}`,
+      `${r.model}: Atom ${r.atomic}, Comp ${r.composite}, Total ${r.total}, Avg ${r.avg107} (Total / 107), Avg (run) ${r.avg} (95 % CI between tasks ${r.avgCi95 ? `[${r.avgCi95[0]}, ${r.avgCi95[1]}]` : "—"}${r.rerunSd === null ? "" : `, re-run SD ${r.rerunSd}`}), tasks ${r.atomicTasks + r.compositeTasks}/107${r.hardTasks ? `; Hard ${r.hard} (${r.hardTasks} hard tasks)` : ""}${r.customTasks ? `; Custom ${r.custom} (${r.customTasks} task-pack tasks)` : ""}`,
     );
   console.log(
     `Wrote ${parsed.values.out}/leaderboard.md, leaderboard.tex, report.html and figures/*.svg, *.png`,

@@ -37,7 +37,7 @@ describe("npx questbench", () => {
       [bin, "--tasks", "bnb_transfer_basic,erc20_transfer_fixed", "--seed", "2", "--out", out],
       { cwd: PROJECT_ROOT, env },
     );
-    expect(stdout).toMatch(/Atomic\s+200 \/ 200\s+2 \/ 2/);
+    expect(stdout).toMatch(/Paper atomic\s+200 \/ 200\s+2 \/ 2/);
     const results = readResults(out);
     expect(results.schemaVersion).toBe(1);
     expect(results.manifest).toMatchObject({ model: "reference", seed: 2, chainId: 56 });

@@ -49,7 +49,7 @@ packTask(good, "atomic/erc20_approve", "atomic/my_approve", { cases: ["wrong_rec
 packTask(good, "atomic/bnb_transfer_basic", "my_transfer");
 
 describe("a task pack outside the repository", () => {
-  test("runs with --tasks-dir beside the package's tasks, and the manifest records the pack", async () => {
+  test("runs with --tasks-dir beside the package's tasks as a set of its own, never in a paper total, and the manifest records the pack", async () => {
     const out = path.join(work, "out");
     const r = await questbench([
       "--tasks-dir",
@@ -68,6 +68,26 @@ describe("a task pack outside the repository", () => {
     ]);
     expect(results.manifest.taskPacks).toEqual([good]);
     expect(Object.keys(results.manifest.taskFiles)).toContain(path.join(good, "atomic/my_approve/task.json"));
+    // The pack's two tasks are `custom`: the paper's totals hold erc20_approve alone.
+    expect(results.instances.map((i) => [i.taskId, i.set]).sort()).toEqual([
+      ["erc20_approve", "paper"],
+      ["my_approve", "custom"],
+      ["my_transfer", "custom"],
+    ]);
+    expect(results.summary.total).toEqual({ score: 100, max: 100, passed: 1, count: 1, tasks: 1 });
+    expect(results.summary.custom?.total).toEqual({ score: 200, max: 200, passed: 2, count: 2, tasks: 2 });
+    expect(r.stdout).toMatch(/^Paper atomic +100 \/ 100 +1 \/ 1 +100\.0$/m);
+    expect(r.stdout).toMatch(/^Custom atomic +200 \/ 200 +2 \/ 2 +100\.0$/m);
+    expect(r.stdout).not.toMatch(/Paper total|Paper subset/);
+
+    // The report: coverage 1/107 of the paper's tasks, the pack's apart in its own columns.
+    const report = await questbench(["report", out, "--out", path.join(work, "report")]);
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).toContain("Total 100, Avg 0.9 (Total / 107)");
+    expect(report.stdout).toContain("tasks 1/107; Custom 200 (2 task-pack tasks)");
+    const table1 = readFileSync(path.join(work, "report", "leaderboard.md"), "utf8");
+    expect(table1).toMatch(/\| Custom \| Custom tasks \|/);
+    expect(table1).toContain("1/107 (1/62 · 0/45)");
   }, 600_000);
 
   test("validate passes a valid pack: gold answers on two seeds, each case as its front matter says", async () => {

@@ -41,8 +41,8 @@ describe("plain npx vitest", () => {
     expect(r.stdout).toMatch(/Test Files\s+1 passed \(1\)/);
     expect(r.stdout).toMatch(/Tests\s+1 passed \(1\)/);
     // The dot reporter's stdout is its own: the score table goes to stderr, no line per instance.
-    expect(r.stderr).toMatch(/Atomic\s+100 \/ 100/);
-    expect(r.stdout).not.toMatch(/erc20_approve|Atomic/);
+    expect(r.stderr).toMatch(/Paper atomic\s+100 \/ 100/);
+    expect(r.stdout).not.toMatch(/erc20_approve|Paper atomic/);
     expect(readResults(out).instances.map((i) => [i.taskId, i.score])).toEqual([["erc20_approve", 100]]);
   }, 600_000);
 
@@ -59,7 +59,7 @@ describe("plain npx vitest", () => {
     expect(json!.code, json!.stderr).toBe(0);
     const report = JSON.parse(json!.stdout) as { numPassedTests: number };
     expect(report.numPassedTests).toBe(2);
-    expect(json!.stderr).toMatch(/Atomic\s+200 \/ 200/);
+    expect(json!.stderr).toMatch(/Paper atomic\s+200 \/ 200/);
     expect(plain!.code, plain!.stderr).toBe(0);
     for (const id of tasks.split(","))
       expect(
