@@ -62,6 +62,9 @@ const HELP = `Usage:
       arguments; errors as file:line:column), its id against the package's, then on real chains that
       its gold answer scores 100 on each seed and each case scores as its front matter says. Exit 1
       on any problem. Run its tasks with --tasks-dir DIR (repeatable; QUESTBENCH_TASKS_DIR).
+  questbench list [--split S] [--tasks id,id] [--tasks-dir DIR]…
+      Print the tasks a run with the same flags would select, one a line: id, split, set (paper, hard, or
+      custom for a task pack's), category, K_opt (a composite's optimal rounds) and difficulty.
   questbench world [--port P]
       Serve the local BSC-like world on 127.0.0.1 and print its URL and address book.
   questbench --help | --version
@@ -104,6 +107,7 @@ export async function runCli(argv: string[]): Promise<void> {
     }
     if (argv[0] === "world") return await serve(argv.slice(1));
     if (argv[0] === "report") return await report(argv.slice(1));
+    if (argv[0] === "list") return (await import("./run/listTasks.ts")).listCommand(argv.slice(1));
     if (argv[0] === "validate")
       return await (await import("./run/validatePack.ts")).validateCommand(argv.slice(1));
     const options = parseRunFlags(argv, optionsFromVariables());

@@ -336,7 +336,7 @@ export function parseArgsUsageError(error: unknown, flags: readonly string[]): U
   }
   if (e.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL")
     return new UsageError(
-      `unexpected argument '${quoted}'${didYouMean(quoted, ["report", "validate", "world"])}`,
+      `unexpected argument '${quoted}'${didYouMean(quoted, ["report", "validate", "list", "world"])}`,
     );
   if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
     const flag = /--[\w-]+/.exec(e.message ?? "")?.[0] ?? "";

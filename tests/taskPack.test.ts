@@ -124,6 +124,65 @@ describe("a task pack outside the repository", () => {
     expect(r.stdout).toContain(`${broken}: 2 task(s), 1 case(s), gold answers on seed(s) 1, 2: 3 problem(s)`);
   }, 600_000);
 
+  test("validate prints every problem with its reason: a built-in id, a missing split, a misspelled check, a number for a decimal", async () => {
+    const pack = path.join(work, "reasons-pack");
+    const clash = packTask(pack, "atomic/erc20_approve", "atomic/erc20_approve");
+    const noSplit = packTask(pack, "atomic/erc20_approve", "atomic/no_split", {
+      edit: (json) => json.replace(/\n\s*"split": "atomic",/, ""),
+    });
+    const badCheck = packTask(pack, "atomic/erc20_approve", "atomic/bad_check", {
+      edit: (json) => json.replace('"check": "allowanceIs"', '"check": "allowanceIss"'),
+    });
+    const minNumber = packTask(pack, "atomic/erc20_approve", "atomic/min_number", {
+      edit: (json) => json.replace('"min": "100"', '"min": 100'),
+    });
+    const r = await questbench(["validate", pack]);
+    expect(r.code).toBe(1);
+    const lines = r.stdout.split("\n").map((l) => l.trim());
+    expect(lines).toContain(
+      `${clash}: id: 'erc20_approve' is the id of a built-in task (tasks/atomic/erc20_approve/task.json): a pack adds tasks, it cannot replace one; rename the task's folder and its id`,
+    );
+    expect(lines).toContain(`${noSplit}:1:1: (root): must have required property 'split'`);
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /bad_check\/task\.json:\d+:\d+: checks\[3\]\.check: unknown check 'allowanceIss'; did you mean 'allowanceIs'\?/,
+      ),
+    );
+    expect(lines.find((l) => l.startsWith(badCheck))).toBeDefined();
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /min_number\/task\.json:\d+:\d+: parameters\.x\.min: must be a string: decimal amounts are written as strings \("100"\), so they keep every digit$/,
+      ),
+    );
+    expect(lines.find((l) => l.startsWith(minNumber))).toBeDefined();
+    expect(lines.at(-2)).toBe(`${pack}: 4 task(s), 0 case(s), gold answers on seed(s) 1, 2: 4 problem(s)`);
+  }, 600_000);
+
+  test("list prints the tasks a run with the same flags selects: id, split, set, category, K_opt, difficulty", async () => {
+    const r = await questbench([
+      "list",
+      "--tasks-dir",
+      good,
+      "--tasks",
+      "my_approve,composite_approve_add_liquidity",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split("\n").map((l) => l.split(/\s{2,}/))).toEqual([
+      ["id", "split", "set", "category", "K_opt", "difficulty"],
+      ["composite_approve_add_liquidity", "composite", "paper", "composite", "2", "medium"],
+      ["my_approve", "atomic", "custom", "basic_transactions", "—", "easy"],
+      ["2 task(s)"],
+      [""],
+    ]);
+    const atomic = await questbench(["list", "--split", "atomic"]);
+    expect(atomic.stdout).toContain("\n62 task(s)\n");
+    const unknown = await questbench(["list", "--tasks", "erc20_aprove"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.trim()).toBe(
+      "questbench: unknown task id(s): erc20_aprove; did you mean 'erc20_approve'? (see questbench --help)",
+    );
+  }, 600_000);
+
   test("a pack task whose id the package already has is refused in one line before anything starts", async () => {
     const clash = path.join(work, "clash-pack");
     mkdirSync(clash);
