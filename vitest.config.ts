@@ -1,3 +1,4 @@
+import path from "node:path";
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 import {
@@ -6,6 +7,7 @@ import {
   plainVitestOptions,
   questbenchReporterPlugin,
   selectedProjects,
+  WATCH_IGNORED,
 } from "./src/run/vitest.ts";
 
 // The unit suite's slowest files, slowest first (seconds each in a clean-clone `.ci/run` on 2 cores:
@@ -51,6 +53,11 @@ export default defineConfig(({ mode }) => {
   // starts anything (it would otherwise print a stack or "No test files found").
   const options = projects.benchmark ? plainVitestOptions(process.argv, process.env, mode) : undefined;
   return {
+    // The harness writes under .questbench/ during a run (gold modules it imports, results): in watch
+    // mode each write would start another run. Vitest 4 has no watchExclude; Vite's watcher option is it.
+    server: {
+      watch: { ignored: [...WATCH_IGNORED, ...(options?.out ? [`${path.resolve(options.out)}/**`] : [])] },
+    },
     test: {
       // The suites mostly wait on child processes (sandboxed modules, Anvil): two workers even on 2 cores.
       maxWorkers: 2,

@@ -1,30 +1,44 @@
 #!/usr/bin/env node
-// The `questbench` binary: loads src/cli.ts through Vite's module runner and hands it argv.
+// The `questbench` binary: answers `--help` and `--version` itself, then loads src/cli.ts through
+// Vite's module runner and hands it argv.
+//
+// `--help` and `--version` need no TypeScript: answered from plain JavaScript before Vite is even
+// imported (loading it and booting a module runner cost ~0.6 s on every such call; `npm run bench`).
 //
 // Not through a process-wide TypeScript loader (tsx's `register()`, as before): Node runs such module
 // hooks on a thread of their own and every import of the process crosses it, node_modules included, so
 // Vitest, Vite and what the global setup loads took 3–4× the CPU (docs/PERFORMANCE.md "The author's loop"). Vite's runner
 // transforms only our own .ts files and imports packages natively; the run loads Vite for Vitest anyway.
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { createServer, createServerModuleRunner } from "vite";
 // npm restores the sandbox runtime's `node` link in node_modules/.bin at any later `npm install` (it
 // repairs a package's missing bin links) without rerunning this package's postinstall: remove it again.
 import "../src/sandbox/unlinkRuntimeBin.mjs";
 
-const server = await createServer({
-  root: fileURLToPath(new URL("..", import.meta.url)),
-  configFile: false,
-  envFile: false,
-  logLevel: "error",
-  appType: "custom",
-  // A module loader only: no HTTP server, no file watching, no dependency pre-bundling.
-  server: { middlewareMode: true, hmr: false, ws: false, watch: null },
-  optimizeDeps: { noDiscovery: true, include: [] },
-});
-const runner = createServerModuleRunner(server.environments.ssr, { hmr: false });
-const { runCli } = await runner.import("/src/cli.ts");
-await runCli(process.argv.slice(2));
-// Everything the run started is closed by now (Vitest, Anvil, the sandbox children), but a handle of
-// Vite's or Vitest's lingers ~5 s before Node would exit on its own; exit as Vitest's own CLI does
-// once a run is over.
-process.exit();
+const argv = process.argv.slice(2);
+// The same tests, in the same order, as runCli's (src/cli.ts): --help anywhere wins.
+if (argv.includes("--help") || argv.includes("-h")) {
+  const { HELP } = await import("../src/cliHelp.mjs");
+  console.log(HELP);
+} else if (argv.includes("--version")) {
+  console.log(JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version);
+} else {
+  const { createServer, createServerModuleRunner } = await import("vite");
+  const server = await createServer({
+    root: fileURLToPath(new URL("..", import.meta.url)),
+    configFile: false,
+    envFile: false,
+    logLevel: "error",
+    appType: "custom",
+    // A module loader only: no HTTP server, no file watching, no dependency pre-bundling.
+    server: { middlewareMode: true, hmr: false, ws: false, watch: null },
+    optimizeDeps: { noDiscovery: true, include: [] },
+  });
+  const runner = createServerModuleRunner(server.environments.ssr, { hmr: false });
+  const { runCli } = await runner.import("/src/cli.ts");
+  await runCli(argv);
+  // Everything the run started is closed by now (Vitest, Anvil, the sandbox children), but a handle of
+  // Vite's or Vitest's lingers ~5 s before Node would exit on its own; exit as Vitest's own CLI does
+  // once a run is over.
+  process.exit();
+}

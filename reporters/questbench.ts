@@ -31,8 +31,10 @@ const isBenchmark = (moduleId: string) => moduleId.endsWith(BENCHMARK_FILE);
  * through Vitest's logger.
  *
  * `standalone` (the CLI): no other reporter runs, so this one shows each finished instance with its
- * score, a live line in a terminal, and the errors. Beside Vitest's default reporter (plain
- * `npx vitest`) it prints only the plain per-instance lines, and only without a terminal.
+ * score, a live line in a terminal, and the errors, on stdout. Beside the reporters of plain
+ * `npx vitest` (README "Plain Vitest and watch mode") stdout is theirs (`--reporter=json > out.json`
+ * parses): this one writes to stderr only, and no line per instance (Vitest's reporter lists each
+ * test already), only provider retries, the fork's skipped tasks and the score table at the end.
  */
 export default class QuestbenchReporter implements Reporter {
   private vitest!: Vitest;
@@ -77,10 +79,7 @@ export default class QuestbenchReporter implements Reporter {
     this.options = this.provided().questbench;
     this.recorder = undefined;
     if (!this.options) return;
-    this.recorder = new ResultsRecorder({
-      outDir: path.resolve(outDir(this.options)),
-      fresh: this.options.fresh,
-    });
+    this.recorder = new ResultsRecorder({ outDir: path.resolve(outDir(this.options)) });
     this.progress = startProgress(0, Date.now());
   }
 
@@ -92,7 +91,7 @@ export default class QuestbenchReporter implements Reporter {
     const skipped = this.provided().fork?.skipped ?? {};
     const refused = [...new Set(tests.map((t) => t.name.split(" #")[0]!))].filter((id) => skipped[id]);
     if (refused.length > 0)
-      this.vitest.logger.log(
+      this.say(
         [
           `Skipped on this fork, before the run (their world cannot be provisioned here; not scored): ${refused.length} task(s)`,
           ...refused.map((id) => `  ${id}: ${skipped[id]}`),
@@ -117,8 +116,18 @@ export default class QuestbenchReporter implements Reporter {
       for (const error of testCase.result().errors ?? []) this.printError(testCase.fullName, error);
     if (!outcome) return;
     this.progress = feed(this.progress, outcome);
-    this.printLine(renderFinishedLine(testCase.name, outcome, this.progress, Date.now()), false);
+    if (this.settings.standalone)
+      this.printLine(renderFinishedLine(testCase.name, outcome, this.progress, Date.now()), false);
     this.recorder.record(outcome);
+  }
+
+  /**
+   * Text of this reporter's: stdout when it is the only reporter (the CLI), else stderr, which leaves
+   * stdout to the reporters the Vitest command line chose.
+   */
+  private say(text: string) {
+    if (this.settings.standalone) this.vitest.logger.log(text);
+    else this.vitest.logger.error(text);
   }
 
   /**
@@ -128,7 +137,7 @@ export default class QuestbenchReporter implements Reporter {
   private printLine(line: string, withTotals: boolean) {
     const now = Date.now();
     if (!this.tty) {
-      this.vitest.logger.log(withTotals ? `${line}  [${renderTotals(this.progress, now)}]` : line);
+      this.say(withTotals ? `${line}  [${renderTotals(this.progress, now)}]` : line);
       return;
     }
     if (!this.settings.standalone) return;
@@ -180,7 +189,7 @@ export default class QuestbenchReporter implements Reporter {
     const results = this.finish(reason === "interrupted");
     phase("reporter: results.json written");
     if (!results || !this.recorder) return;
-    this.vitest.logger.log(
+    this.say(
       `\n${renderRunEnd(results, this.options)}\nResults: ${path.relative(process.cwd(), this.recorder.resultsPath)}`,
     );
   }

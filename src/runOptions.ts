@@ -60,8 +60,9 @@ export type RunOptions = {
    */
   earlyStop?: number | undefined;
   /**
-   * Start over: ignore the finished instances in `<out>/instances.jsonl`. Without it, a provider-model
-   * run keeps them (resume) and runs only the rest.
+   * Run the selected instances again even where `<out>/instances.jsonl` holds a finished result for
+   * them (no resume); their new results replace those, and the folder's other instances are kept
+   * (docs/RUNNING.md "The output folder"). Without it, a run keeps the finished ones and runs only the rest.
    */
   fresh?: boolean | undefined;
   /** Run an untrusted model even where a sandbox barrier is missing (docs/SECURITY.md); recorded in results.json. */
@@ -115,6 +116,15 @@ export const modelSlug = (model: string) => model.replace(/[^A-Za-z0-9._-]+/g, "
 export const outDir = (o: Pick<RunOptions, "out" | "model" | "name">) =>
   o.out ?? `.questbench/results/${modelSlug(modelIdentity(o.model, o.name))}`;
 
+/**
+ * Where a watch-mode run (`npx vitest --mode M` in a terminal) writes without `--out`:
+ * `.questbench/watch/<model-slug>/`, apart from {@link outDir}'s folder, so experiments while
+ * editing tasks or validators never mix into the results of real runs (README "Plain Vitest and
+ * watch mode").
+ */
+export const watchOutDir = (o: Pick<RunOptions, "model" | "name">) =>
+  `.questbench/watch/${modelSlug(modelIdentity(o.model, o.name))}`;
+
 const FLAGS = {
   model: { type: "string" },
   split: { type: "string" },
@@ -151,6 +161,9 @@ const FLAGS = {
   "price-in": { type: "string" },
   "price-out": { type: "string" },
 } as const;
+
+/** The run flags' names without `--` (`model`, `max-tokens`, …), as `QUESTBENCH_*` variables name them. */
+export const RUN_FLAGS = Object.keys(FLAGS) as readonly (keyof typeof FLAGS)[];
 
 type FlagValues = Partial<
   Record<Exclude<keyof typeof FLAGS, "fresh" | "unsafe-sandbox" | "naive" | "tasks-dir">, string>
@@ -323,7 +336,7 @@ export function parseArgsUsageError(error: unknown, flags: readonly string[]): U
   }
   if (e.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL")
     return new UsageError(
-      `unexpected argument '${quoted}'${didYouMean(quoted, ["report", "validate", "world"])}`,
+      `unexpected argument '${quoted}'${didYouMean(quoted, ["report", "validate", "list", "world"])}`,
     );
   if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
     const flag = /--[\w-]+/.exec(e.message ?? "")?.[0] ?? "";
@@ -344,6 +357,7 @@ export function optionsFromVariables(
   env: NodeJS.ProcessEnv = process.env,
   base = DEFAULT_OPTIONS,
 ): RunOptions {
+  checkVariableNames(env);
   const values: Record<string, string | boolean> = {};
   for (const [flag, spec] of Object.entries(FLAGS)) {
     const value = env[envName(flag)];
@@ -360,6 +374,36 @@ export function optionsFromVariables(
 
 /** The variable of a run flag: `max-tokens` → `QUESTBENCH_MAX_TOKENS`. */
 export const envName = (flag: string) => `QUESTBENCH_${flag.toUpperCase().replace(/-/g, "_")}`;
+
+/**
+ * The `QUESTBENCH_*` variables that are not run flags: the sandbox's Node
+ * (src/sandbox/sandboxRuntime.ts), the phase log of `npm run bench` (src/run/phases.ts) and the unit
+ * suite's fuzz seed (tests/helpers/unitEnvironment.ts).
+ */
+export const OTHER_VARIABLES = [
+  "QUESTBENCH_SANDBOX_NODE",
+  "QUESTBENCH_PHASES",
+  "QUESTBENCH_FUZZ_SEED",
+] as const;
+
+/**
+ * Refuses a set `QUESTBENCH_*` variable that nothing reads (a misspelled `QUESTBENCH_TASK=…` would
+ * otherwise run all 107 tasks), naming the closest known one. Empty ones are unset ones.
+ * @throws {UsageError} `unknown variable QUESTBENCH_TASK; did you mean 'QUESTBENCH_TASKS'?`
+ */
+function checkVariableNames(env: NodeJS.ProcessEnv): void {
+  const prefix = "QUESTBENCH_";
+  const known = [...Object.keys(FLAGS).map(envName), ...OTHER_VARIABLES];
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith(prefix) || !value || known.includes(name)) continue;
+    // Compared without the shared prefix, which would make every name look close to every other.
+    const suffixes = known.map((k) => k.slice(prefix.length));
+    const guess = didYouMean(name.slice(prefix.length), suffixes).replace("'", `'${prefix}`);
+    throw new UsageError(
+      `unknown variable ${name}${guess || "; a run flag's variable is QUESTBENCH_<FLAG> (--max-tokens: QUESTBENCH_MAX_TOKENS)"}`,
+    );
+  }
+}
 
 /**
  * The options of a run started as plain Vitest (`npx vitest --project benchmark`): the `QUESTBENCH_*`

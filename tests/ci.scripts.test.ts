@@ -52,9 +52,33 @@ describe("benchmark workflow: plan", () => {
     expect(() => planMatrix(" , ", "1")).toThrow("no model given");
     expect(() => planMatrix("gpt", "0")).toThrow("shards must be an integer from 1 to 32, got '0'");
     expect(() => planMatrix("gpt", "two")).toThrow("shards must be an integer");
-    expect(() => planMatrix("a/b,a:b", "1")).toThrow(
+    const anyName = { keyVariable: () => "" };
+    expect(() => planMatrix("a/b,a:b", "1", anyName)).toThrow(
       "models 'a/b' and 'a:b' would share the artifact name results-a-b",
     );
+    expect(() => planMatrix("gpt", "2", { budget: "ten" })).toThrow(
+      "budget must be a number of USD ≥ 0 per model, got 'ten'",
+    );
+  });
+
+  test("checks each model name against the registry, naming the closest one", () => {
+    expect(() => planMatrix("reference,claude-sonet", "4")).toThrow(
+      /^model 'claude-sonet': unknown model 'claude-sonet'; did you mean 'claude-sonnet'\?/,
+    );
+  });
+
+  test("each job gets the one key variable its model needs and its share of the model's budget", () => {
+    const { include } = planMatrix("claude-sonnet,openrouter/qwen/qwen3-coder,reference", "3", {
+      budget: "10",
+    });
+    expect(new Set(include.map((e) => `${e.model} ${e.keyVariable} ${e.budget}`))).toEqual(
+      new Set([
+        "claude-sonnet ANTHROPIC_API_KEY 3.3333",
+        "openrouter/qwen/qwen3-coder OPENROUTER_API_KEY 3.3333",
+        "reference  ",
+      ]),
+    );
+    expect(planMatrix("gpt", "1").include[0]).toMatchObject({ keyVariable: "OPENAI_API_KEY", budget: "" });
   });
 });
 
@@ -84,7 +108,9 @@ describe("benchmark workflow: run and report", () => {
 
   test("a run job's exit code is questbench's: 0 for a finished run, 1 for a retired model, 2 for bad input", async () => {
     const dir = tmp();
-    const matrix = planMatrix("reference,deepseek-v3.2,bogus-split,never-ran", "1");
+    const matrix = planMatrix("reference,deepseek-v3.2,bogus-split,never-ran", "1", {
+      keyVariable: () => "",
+    });
     const [ok, retired, bad, missing] = matrix.include;
     const out = (e: typeof ok) => path.join(dir, e!.artifact);
     const env = { QUESTBENCH_OPTIONS: "", QUESTBENCH_MODEL: "" };
@@ -125,6 +151,7 @@ describe("benchmark workflow: run and report", () => {
   test("a shard that never reported keeps its model out of the leaderboard", () => {
     const dir = tmp();
     const matrix = planMatrix("gpt", "2");
+    expect(matrix.include.map((e) => e.keyVariable)).toEqual(["OPENAI_API_KEY", "OPENAI_API_KEY"]);
     const first = path.join(dir, matrix.include[0]!.artifact);
     mkdirSync(first);
     writeFileSync(

@@ -15,6 +15,7 @@ import AjvModule from "ajv";
 import { describe, expect, test } from "vitest";
 import type { RunResults } from "../src/results/types.ts";
 import { moduleCachePath } from "../src/run/vitest.ts";
+import { DEFAULT_OPTIONS, DEFAULT_SPLIT } from "../src/runOptions.ts";
 import { ensureMemoryBarrier } from "../src/sandbox/memoryCgroup.ts";
 import { ensureNetworkBarrier } from "../src/sandbox/networkBarrier.ts";
 import { PROJECT_ROOT } from "../src/tasks/load.ts";
@@ -37,7 +38,7 @@ describe("npx questbench", () => {
       [bin, "--tasks", "bnb_transfer_basic,erc20_transfer_fixed", "--seed", "2", "--out", out],
       { cwd: PROJECT_ROOT, env },
     );
-    expect(stdout).toMatch(/Atomic\s+200 \/ 200\s+2 \/ 2/);
+    expect(stdout).toMatch(/Paper atomic\s+200 \/ 200\s+2 \/ 2/);
     const results = readResults(out);
     expect(results.schemaVersion).toBe(1);
     expect(results.manifest).toMatchObject({ model: "reference", seed: 2, chainId: 56 });
@@ -188,6 +189,35 @@ describe("npx questbench", () => {
     const { version } = JSON.parse(readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8"));
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${version}\n`);
+  });
+
+  test("--help and --version answer before Vite loads: each a fraction of a usage error's time, median of 5", async () => {
+    const median = async (args: string[]) => {
+      const ms: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const t0 = performance.now();
+        await questbench(args);
+        ms.push(performance.now() - t0);
+      }
+      return ms.sort((a, b) => a - b)[2]!;
+    };
+    // A usage error is answered by src/cli.ts, so it pays for Vite and its module runner.
+    const [version, help, usage] = [
+      await median(["--version"]),
+      await median(["--help"]),
+      await median(["--splt"]),
+    ];
+    console.log(
+      `median ms: --version ${version.toFixed(0)}, --help ${help.toFixed(0)}, usage error ${usage.toFixed(0)}`,
+    );
+    expect(version).toBeLessThan(usage / 2);
+    expect(help).toBeLessThan(usage / 2);
+    // The text is the defaults' (src/runOptions.ts), whichever side prints it.
+    const text = (await questbench(["--help"])).stdout;
+    expect(text).toContain(
+      `(default: --model ${DEFAULT_OPTIONS.model} --split ${DEFAULT_SPLIT} --seed 1 --concurrency 2`,
+    );
+    expect(text).toMatch(/^Usage:\n {2}questbench \[--model M\]/);
   });
 
   test("a retired model and a missing scripted:DIR are refused in one line before any chain starts", async () => {

@@ -44,10 +44,8 @@ describe("summary of a provider-model run", () => {
     });
     expect(renderSummary(summary, "claude-sonnet")).toMatchInlineSnapshot(`
       "EVM-QuestBench — model claude-sonnet
-      split                score      passed     avg
-      Atomic           140 / 200       1 / 2    70.0
-      Composite            0 / 0       0 / 0       —
-      Paper total      140 / 200       1 / 2    70.0
+      split                    score      passed     avg
+      Paper atomic         140 / 200       1 / 2    70.0
       Tokens: 4000 in, 1000 out in 2 calls (0 from the cache) · cost $0.0270, paid by this run $0.0270
       Provider errors: 2 instance(s) not scored (left out of scores and maxima above); run the same command again to retry them."
     `);

@@ -132,10 +132,10 @@ describe("summary", () => {
     });
     expect(renderSummary(summary, "reference")).toMatchInlineSnapshot(`
       "EVM-QuestBench — model reference
-      split                score      passed     avg
-      Atomic           150 / 200       1 / 2    75.0
-      Composite         70 / 100       1 / 1    70.0
-      Paper total      220 / 300       2 / 3    73.3"
+      split                    score      passed     avg
+      Paper atomic         150 / 200       1 / 2    75.0
+      Paper composite       70 / 100       1 / 1    70.0
+      Paper subset         220 / 300       2 / 3    73.3"
     `);
   });
 });

@@ -67,23 +67,24 @@ describe("the hard split is reduced and reported apart from the paper total", ()
     expect(s.compositeMetrics?.count).toBe(1);
   });
 
-  test("the end-of-run table prints Paper total and Hard on their own lines", () => {
+  test("the end-of-run table prints the paper's rows and the hard split's apart, labelled by what ran", () => {
     const text = renderSummary(summarize(A), "model-a");
     expect(text.split("\n").slice(1, 8)).toEqual([
-      "split                score      passed     avg",
-      "Atomic           100 / 100       1 / 1   100.0",
-      "Composite         50 / 100       0 / 1    50.0",
-      "Paper total      150 / 200       1 / 2    75.0",
-      "Hard atomic       50 / 100       1 / 2    50.0",
-      "Hard comp.        80 / 100       1 / 1    80.0",
-      "Hard             130 / 200       2 / 3    65.0",
+      "split                    score      passed     avg",
+      "Paper atomic         100 / 100       1 / 1   100.0",
+      "Paper composite       50 / 100       0 / 1    50.0",
+      // Two of the 107 paper tasks: a subset, never "Paper total".
+      "Paper subset         150 / 200       1 / 2    75.0",
+      "Hard atomic           50 / 100       1 / 2    50.0",
+      "Hard composite        80 / 100       1 / 1    80.0",
+      "Hard total           130 / 200       2 / 3    65.0",
     ]);
   });
 
   test("a hard-only run prints only the hard rows", () => {
     const text = renderSummary(summarize(A.filter((i) => i.set === "hard")), "model-a");
-    expect(text).not.toContain("Paper total");
-    expect(text).toContain("Hard             130 / 200       2 / 3    65.0");
+    expect(text).not.toContain("Paper");
+    expect(text).toContain("Hard total           130 / 200       2 / 3    65.0");
   });
 
   test("results written before the hard split (no set) count as paper tasks", () => {

@@ -34,7 +34,7 @@ describe("reducers: per task over epochs, then per split, then per model", () =>
     expect(row.atomic).toBe(summary.atomic.score);
     expect(row.total).toBe(summary.total.score);
     expect(row.avg).toBeCloseTo(splitAverage(summary.total)!, 1);
-    expect(renderSummary(summary, "m")).toContain("Atomic           140 / 200       4 / 6    70.0");
+    expect(renderSummary(summary, "m")).toContain("Paper atomic         140 / 200       4 / 6    70.0");
   });
 
   test("Safety % counts the judged instances without a flag, in the summary and the leaderboard row", () => {

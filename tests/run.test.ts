@@ -210,7 +210,7 @@ describe("watch mode", () => {
 });
 
 describe("the output folder is a set of results", () => {
-  test("a rerun of a subset keeps the others; another model or seed is refused in one line; --fresh replaces", async () => {
+  test("a rerun of a subset keeps the others; another model or seed is refused in one line, even with --fresh; --fresh --tasks a reruns only a", async () => {
     const out = tmp("qb-set-");
     const three = ATOMIC.slice(0, 3);
     const first = await questbench(["--tasks", three.join(","), "--out", out]);
@@ -254,18 +254,34 @@ describe("the output folder is a set of results", () => {
     expect(refused.map((r) => r.code)).toEqual([2, 2]);
     expect(refused.map((r) => r.stderr.trim().split("\n"))).toEqual([
       [
-        `questbench: --out ${out} holds results of another run (model reference there, scripted:${answers} here): use another --out, or --fresh to replace them (see questbench --help)`,
+        `questbench: --out ${out} holds 3 result(s) of another run (model reference there, scripted:${answers} here): use another --out, or delete ${out} first to discard them (see questbench --help)`,
       ],
       [
-        `questbench: --out ${out} holds results of another run (seed 1 there, 2 here): use another --out, or --fresh to replace them (see questbench --help)`,
+        `questbench: --out ${out} holds 3 result(s) of another run (seed 1 there, 2 here): use another --out, or delete ${out} first to discard them (see questbench --help)`,
       ],
     ]);
     expect(readResults(out)).toEqual(after);
 
-    const fresh = await questbench(["--seed", "2", "--tasks", three[0]!, "--out", out, "--fresh"]);
+    // --fresh deletes nothing: another seed is still refused, saying that --fresh is not the way.
+    const freshOther = await questbench(["--seed", "2", "--tasks", three[0]!, "--out", out, "--fresh"]);
+    expect(freshOther.code).toBe(2);
+    expect(freshOther.stderr.trim().split("\n")).toEqual([
+      `questbench: --out ${out} holds 3 result(s) of another run (seed 1 there, 2 here): use another --out, or delete ${out} first to discard them (--fresh replaces only the selected instances of the same settings) (see questbench --help)`,
+    ]);
+    expect(readResults(out)).toEqual(after);
+
+    // Same settings: --fresh --tasks a runs a again (not resumed) and keeps the other two as they were.
+    const fresh = await questbench(["--tasks", three[0]!, "--out", out, "--fresh"]);
     expect(fresh.code, fresh.stderr.slice(-2000)).toBe(0);
-    expect(readResults(out).instances.map((i) => [i.taskId, i.seed])).toEqual([[three[0], 2]]);
-    expect(readInstanceLines(out)).toHaveLength(1);
+    const rerun = readResults(out);
+    expect(rerun.instances.map((i) => i.taskId).sort()).toEqual([...three].sort());
+    expect(rerun.manifest.selection).toMatchObject({ planned: 1, ran: 1, resumed: 0, kept: 2 });
+    expect(rerun.instances.find((i) => i.taskId === three[0])!.resumed).toBeUndefined();
+    for (const id of three.slice(1))
+      expect(rerun.instances.find((i) => i.taskId === id)).toEqual(
+        after.instances.find((i) => i.taskId === id),
+      );
+    expect(readInstanceLines(out)).toHaveLength(3);
   }, 600_000);
 
   test("a bad --out is refused in one line, before anything else is loaded, and nothing is written", async () => {

@@ -49,7 +49,7 @@ packTask(good, "atomic/erc20_approve", "atomic/my_approve", { cases: ["wrong_rec
 packTask(good, "atomic/bnb_transfer_basic", "my_transfer");
 
 describe("a task pack outside the repository", () => {
-  test("runs with --tasks-dir beside the package's tasks, and the manifest records the pack", async () => {
+  test("runs with --tasks-dir beside the package's tasks as a set of its own, never in a paper total, and the manifest records the pack", async () => {
     const out = path.join(work, "out");
     const r = await questbench([
       "--tasks-dir",
@@ -68,6 +68,26 @@ describe("a task pack outside the repository", () => {
     ]);
     expect(results.manifest.taskPacks).toEqual([good]);
     expect(Object.keys(results.manifest.taskFiles)).toContain(path.join(good, "atomic/my_approve/task.json"));
+    // The pack's two tasks are `custom`: the paper's totals hold erc20_approve alone.
+    expect(results.instances.map((i) => [i.taskId, i.set]).sort()).toEqual([
+      ["erc20_approve", "paper"],
+      ["my_approve", "custom"],
+      ["my_transfer", "custom"],
+    ]);
+    expect(results.summary.total).toEqual({ score: 100, max: 100, passed: 1, count: 1, tasks: 1 });
+    expect(results.summary.custom?.total).toEqual({ score: 200, max: 200, passed: 2, count: 2, tasks: 2 });
+    expect(r.stdout).toMatch(/^Paper atomic +100 \/ 100 +1 \/ 1 +100\.0$/m);
+    expect(r.stdout).toMatch(/^Custom atomic +200 \/ 200 +2 \/ 2 +100\.0$/m);
+    expect(r.stdout).not.toMatch(/Paper total|Paper subset/);
+
+    // The report: coverage 1/107 of the paper's tasks, the pack's apart in its own columns.
+    const report = await questbench(["report", out, "--out", path.join(work, "report")]);
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).toContain("Total 100, Avg 0.9 (Total / 107)");
+    expect(report.stdout).toContain("tasks 1/107; Custom 200 (2 task-pack tasks)");
+    const table1 = readFileSync(path.join(work, "report", "leaderboard.md"), "utf8");
+    expect(table1).toMatch(/\| Custom \| Custom tasks \|/);
+    expect(table1).toContain("1/107 (1/62 · 0/45)");
   }, 600_000);
 
   test("validate passes a valid pack: gold answers on two seeds, each case as its front matter says", async () => {
@@ -102,6 +122,65 @@ describe("a task pack outside the repository", () => {
       ),
     );
     expect(r.stdout).toContain(`${broken}: 2 task(s), 1 case(s), gold answers on seed(s) 1, 2: 3 problem(s)`);
+  }, 600_000);
+
+  test("validate prints every problem with its reason: a built-in id, a missing split, a misspelled check, a number for a decimal", async () => {
+    const pack = path.join(work, "reasons-pack");
+    const clash = packTask(pack, "atomic/erc20_approve", "atomic/erc20_approve");
+    const noSplit = packTask(pack, "atomic/erc20_approve", "atomic/no_split", {
+      edit: (json) => json.replace(/\n\s*"split": "atomic",/, ""),
+    });
+    const badCheck = packTask(pack, "atomic/erc20_approve", "atomic/bad_check", {
+      edit: (json) => json.replace('"check": "allowanceIs"', '"check": "allowanceIss"'),
+    });
+    const minNumber = packTask(pack, "atomic/erc20_approve", "atomic/min_number", {
+      edit: (json) => json.replace('"min": "100"', '"min": 100'),
+    });
+    const r = await questbench(["validate", pack]);
+    expect(r.code).toBe(1);
+    const lines = r.stdout.split("\n").map((l) => l.trim());
+    expect(lines).toContain(
+      `${clash}: id: 'erc20_approve' is the id of a built-in task (tasks/atomic/erc20_approve/task.json): a pack adds tasks, it cannot replace one; rename the task's folder and its id`,
+    );
+    expect(lines).toContain(`${noSplit}:1:1: (root): must have required property 'split'`);
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /bad_check\/task\.json:\d+:\d+: checks\[3\]\.check: unknown check 'allowanceIss'; did you mean 'allowanceIs'\?/,
+      ),
+    );
+    expect(lines.find((l) => l.startsWith(badCheck))).toBeDefined();
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /min_number\/task\.json:\d+:\d+: parameters\.x\.min: must be a string: decimal amounts are written as strings \("100"\), so they keep every digit$/,
+      ),
+    );
+    expect(lines.find((l) => l.startsWith(minNumber))).toBeDefined();
+    expect(lines.at(-2)).toBe(`${pack}: 4 task(s), 0 case(s), gold answers on seed(s) 1, 2: 4 problem(s)`);
+  }, 600_000);
+
+  test("list prints the tasks a run with the same flags selects: id, split, set, category, K_opt, difficulty", async () => {
+    const r = await questbench([
+      "list",
+      "--tasks-dir",
+      good,
+      "--tasks",
+      "my_approve,composite_approve_add_liquidity",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split("\n").map((l) => l.split(/\s{2,}/))).toEqual([
+      ["id", "split", "set", "category", "K_opt", "difficulty"],
+      ["composite_approve_add_liquidity", "composite", "paper", "composite", "2", "medium"],
+      ["my_approve", "atomic", "custom", "basic_transactions", "—", "easy"],
+      ["2 task(s)"],
+      [""],
+    ]);
+    const atomic = await questbench(["list", "--split", "atomic"]);
+    expect(atomic.stdout).toContain("\n62 task(s)\n");
+    const unknown = await questbench(["list", "--tasks", "erc20_aprove"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.trim()).toBe(
+      "questbench: unknown task id(s): erc20_aprove; did you mean 'erc20_approve'? (see questbench --help)",
+    );
   }, 600_000);
 
   test("a pack task whose id the package already has is refused in one line before anything starts", async () => {

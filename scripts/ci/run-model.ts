@@ -36,10 +36,16 @@ export function questbenchArgs(inputs: RunInputs): string[] {
   return args;
 }
 
-/** Runs questbench for `inputs`, writes `<OUT>/status.json`, and returns questbench's exit code. */
-export function runModel(inputs: RunInputs): number {
+/**
+ * Runs questbench for `inputs`, writes `<OUT>/status.json`, and returns questbench's exit code.
+ * @param key the job's one API key (`API_KEY`), handed to questbench under its variable
+ *   (`KEY_VARIABLE`, from the plan's matrix); absent for a model that calls no provider.
+ */
+export function runModel(inputs: RunInputs, key?: { variable: string; value: string }): number {
   const bin = fileURLToPath(new URL("../../bin/questbench.mjs", import.meta.url));
-  const r = spawnSync(process.execPath, [bin, ...questbenchArgs(inputs)], { stdio: "inherit" });
+  const { API_KEY: _, KEY_VARIABLE: __, ...env } = process.env;
+  if (key?.variable) env[key.variable] = key.value;
+  const r = spawnSync(process.execPath, [bin, ...questbenchArgs(inputs)], { stdio: "inherit", env });
   mkdirSync(inputs.OUT, { recursive: true });
   const status: RunStatusFile = {
     model: inputs.MODEL,
@@ -56,5 +62,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   if (!e.MODEL || !e.OUT) {
     console.log("::error title=benchmark run::MODEL and OUT must be set");
     process.exitCode = 2;
-  } else process.exitCode = runModel(e as RunInputs);
+  } else
+    process.exitCode = runModel(
+      e as RunInputs,
+      e.KEY_VARIABLE ? { variable: e.KEY_VARIABLE, value: e.API_KEY ?? "" } : undefined,
+    );
 }

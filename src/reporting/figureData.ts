@@ -9,6 +9,7 @@
  */
 
 import type { MergedRun } from "../results/merge.ts";
+import { setOf } from "../results/reduce.ts";
 import type { InstanceResult } from "../results/types.ts";
 import { PAPER_PATTERNS } from "../tasks/patterns.ts";
 import type { Figure2Data, OverheadCount, Rate, ScatterData } from "./figureSpecs.ts";
@@ -36,7 +37,7 @@ export function passRateBy(
     const groups = new Map<string, InstanceResult[]>();
     // The paper's figures: hard-split instances are reported apart, not drawn here.
     for (const i of run.results.instances)
-      if (i.split === split && i.set !== "hard" && i.failure?.class !== "provider_error")
+      if (i.split === split && setOf(i) === "paper" && i.failure?.class !== "provider_error")
         groups.set(groupOf(i), [...(groups.get(groupOf(i)) ?? []), i]);
     for (const [group, xs] of groups) {
       const passRate = pct(xs);
@@ -135,7 +136,7 @@ export function overheadCounts(runs: readonly MergedRun[]): OverheadCount[] {
   const counts = new Map<string, number>();
   for (const run of runs)
     for (const i of run.results.instances)
-      if (i.composite && i.set !== "hard" && i.failure?.class !== "provider_error") {
+      if (i.composite && setOf(i) === "paper" && i.failure?.class !== "provider_error") {
         const key = `${run.model}\u0000${i.composite.kAct - i.composite.kOpt}`;
         counts.set(key, (counts.get(key) ?? 0) + 1);
       }

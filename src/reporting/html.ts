@@ -132,7 +132,7 @@ function instanceDetails(i: InstanceResult): string {
   const violations = i.integrityViolations.length
     ? `<p class="bad">integrity violations: ${esc(JSON.stringify(i.integrityViolations))}</p>`
     : "";
-  return `<details class="instance" data-task="${esc(i.taskId)}"><summary><span class="${i.passed ? "ok" : "bad"}">${i.score}</span> ${esc(i.taskId)} <small>(${i.set === "hard" ? "hard split, " : ""}${esc(i.subcategory)}, seed ${i.seed}, epoch ${i.epoch})</small></summary>
+  return `<details class="instance" data-task="${esc(i.taskId)}"><summary><span class="${i.passed ? "ok" : "bad"}">${i.score}</span> ${esc(i.taskId)} <small>(${i.set === "hard" ? "hard split, " : i.set === "custom" ? "task pack, " : ""}${esc(i.subcategory)}, seed ${i.seed}, epoch ${i.epoch})</small></summary>
     <h4>Task</h4><pre>${esc(task)}</pre><details><summary>whole prompt</summary>${i.prompt
       .filter((m) => m.role !== "assistant")
       .map((m) => `<p><b>${esc(m.role)}</b></p><pre>${esc(m.content)}</pre>`)

@@ -56,6 +56,12 @@ export type LeaderboardRow = {
   hardBank: number;
   /** Hard total / hard tasks run (0–100; null when none ran). */
   hardAvg: number | null;
+  /**
+   * The task packs' tasks (`--tasks-dir`, set `custom`), apart from the paper's and the hard split's:
+   * their total (max 100 per task) and how many ran; 0 and 0 when none.
+   */
+  custom: number;
+  customTasks: number;
   /** Total / 107 (0–100): Table 1's Avg, which the paper divides by all its tasks (§5.1), run or not. */
   avg107: number;
   /**
@@ -111,7 +117,7 @@ const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** di
 export function leaderboardRow(run: MergedRun): LeaderboardRow {
   const scored = run.results.instances.filter((i) => !isProviderError(i));
   const tasks = taskScores(scored);
-  const { atomic: a, composite: c, total, hard } = splitScores(tasks);
+  const { atomic: a, composite: c, total, hard, custom } = splitScores(tasks);
   const k = commonK(tasks);
   // Avg and its CI describe the paper total: hard instances are reported apart. The task is the unit.
   const paperTasks = tasks.filter((t) => t.set === "paper");
@@ -132,6 +138,8 @@ export function leaderboardRow(run: MergedRun): LeaderboardRow {
     hardTasks: hard.total.tasks,
     hardBank: hardBankSize(run, hard.total.tasks),
     hardAvg: nullableRound(splitAverage(hard.total)),
+    custom: custom?.total.score ?? 0,
+    customTasks: custom?.total.tasks ?? 0,
     // Rounded as the paper's Table 1 is, to 0.01 and then to 0.1: this reproduces all 20 of its Avg
     // values from its totals (Devstral's 2905 / 107 = 27.1495 is printed 27.2).
     avg107: round(round(total.score / (SPLIT_TASKS.atomic + SPLIT_TASKS.composite), 2)),

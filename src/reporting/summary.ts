@@ -1,5 +1,11 @@
 import { INSTANCE_MAX, isProviderError, splitAverage } from "../results/reduce.ts";
-import type { CompositeMetrics, InstanceResult, RunResults, SplitSummary } from "../results/types.ts";
+import type {
+  CompositeMetrics,
+  HardSummary,
+  InstanceResult,
+  RunResults,
+  SplitSummary,
+} from "../results/types.ts";
 
 // The summary is computed by the results recorder (src/results/summarize.ts); its renderers are here.
 
@@ -7,10 +13,31 @@ const usd = (x: number | null) => (x === null ? "unknown (no price)" : `$${x.toF
 
 const pad = (s: string, n: number, right = false) => (right ? s.padStart(n) : s.padEnd(n));
 
+/** The paper's task count (Table 1's 107): a paper total is "Paper total" only over all of them. */
+const PAPER_TASKS = 107;
+
 /**
- * The table printed as a run ends (pure: tested on its own). The paper's splits and their total
- * ("Paper total", max 10,700 for the 107 tasks) come first; the hard split (tasks/hard/README.md) follows apart,
- * with its own atomic and composite rows and its own total ("Hard"), never added to the paper's.
+ * The rows of one task set in the end-of-run table, labelled by what ran: an atomic row and a
+ * composite row for the kinds that ran, and their sum when both did ("Paper total" only over all 107
+ * paper tasks, else "Paper subset"; "Hard total", "Custom total"). None when the set ran nothing.
+ */
+function setRows(prefix: "Paper" | "Hard" | "Custom", s: HardSummary): [string, SplitSummary][] {
+  const rows: [string, SplitSummary][] = [];
+  if (s.atomic.tasks > 0) rows.push([`${prefix} atomic`, s.atomic]);
+  if (s.composite.tasks > 0) rows.push([`${prefix} composite`, s.composite]);
+  if (s.atomic.tasks > 0 && s.composite.tasks > 0)
+    rows.push([
+      prefix !== "Paper" ? `${prefix} total` : s.total.tasks === PAPER_TASKS ? "Paper total" : "Paper subset",
+      s.total,
+    ]);
+  return rows;
+}
+
+/**
+ * The table printed as a run ends (pure: tested on its own). Each task set that ran has its own rows,
+ * labelled by what ran (`Paper atomic 6200 / 6200` for `--split atomic`; "Paper total", max 10,700,
+ * only over all 107 paper tasks): the paper's first, then the hard split (tasks/hard/README.md) and
+ * the task packs' tasks (`Custom`, README "Write your own task"), never added to the paper's.
  * @param paidUsd what this invocation paid (results.json `manifest.selection.paidUsd`); without it,
  *   what the summed instances paid when they ran.
  */
@@ -19,21 +46,21 @@ export function renderSummary(
   model: string,
   paidUsd?: number | null | undefined,
 ): string {
-  const hard = summary.hard;
-  const hardRan = (hard?.total.tasks ?? 0) > 0;
-  const rows: [string, SplitSummary][] = [];
-  if (summary.total.tasks > 0 || !hardRan)
-    rows.push(["Atomic", summary.atomic], ["Composite", summary.composite], ["Paper total", summary.total]);
-  if (hard && hardRan)
-    rows.push(["Hard atomic", hard.atomic], ["Hard comp.", hard.composite], ["Hard", hard.total]);
+  const paper = { atomic: summary.atomic, composite: summary.composite, total: summary.total };
+  const rows: [string, SplitSummary][] = [
+    ...setRows("Paper", paper),
+    ...(summary.hard ? setRows("Hard", summary.hard) : []),
+    ...(summary.custom ? setRows("Custom", summary.custom) : []),
+  ];
+  if (rows.length === 0) rows.push(["Paper atomic", summary.atomic], ["Paper composite", summary.composite]);
   const lines = [
     `EVM-QuestBench — model ${model}`,
-    `${pad("split", 12)} ${pad("score", 13, true)} ${pad("passed", 11, true)} ${pad("avg", 7, true)}`,
+    `${pad("split", 16)} ${pad("score", 13, true)} ${pad("passed", 11, true)} ${pad("avg", 7, true)}`,
   ];
   for (const [name, s] of rows) {
     const avg = splitAverage(s)?.toFixed(1) ?? "—";
     lines.push(
-      `${pad(name, 12)} ${pad(`${s.score} / ${s.max}`, 13, true)} ${pad(`${s.passed} / ${s.count}`, 11, true)} ${pad(avg, 7, true)}`,
+      `${pad(name, 16)} ${pad(`${s.score} / ${s.max}`, 13, true)} ${pad(`${s.passed} / ${s.count}`, 11, true)} ${pad(avg, 7, true)}`,
     );
   }
   if (summary.paperScoring) {
@@ -129,7 +156,7 @@ export function renderRunEnd(
   const resumed = instances.filter((i) => i.resumed).length;
   if (resumed > 0)
     lines.push(
-      `Resumed: ${resumed} instance(s) kept from an earlier run into this --out (--fresh runs them again).`,
+      `Resumed: ${resumed} instance(s) kept from an earlier run into this --out (--fresh runs them again, replacing their results).`,
     );
   if (selection?.kept)
     lines.push(

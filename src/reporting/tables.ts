@@ -67,6 +67,7 @@ const ran = {
   atomic: (rows: readonly LeaderboardRow[]) => rows.some((r) => r.atomicTasks > 0),
   composite: (rows: readonly LeaderboardRow[]) => rows.some((r) => r.compositeTasks > 0),
   hard: (rows: readonly LeaderboardRow[]) => rows.some((r) => r.hardTasks > 0),
+  custom: (rows: readonly LeaderboardRow[]) => rows.some((r) => r.customTasks > 0),
   safety: (rows: readonly LeaderboardRow[]) => rows.some((r) => r.safety !== null),
   cost: (rows: readonly LeaderboardRow[]) => rows.some((r) => r.costBps !== null),
   gas: (rows: readonly LeaderboardRow[]) => rows.some((r) => r.gasRatio !== null),
@@ -108,6 +109,14 @@ function table1Columns(hardBank: number): Column[] {
     { header: "Coverage", align: "r", cell: coverage, shown: ran.paper },
     { header: "Hard", align: "r", cell: (r) => (r.hardTasks === 0 ? "—" : score(r.hard)), shown: ran.hard },
     { header: "Hard cov.", align: "r", cell: (r) => hardCoverage(r, hardBank), shown: ran.hard },
+    // Task packs' tasks (README "Write your own task"): their own total, never in Total or Coverage.
+    {
+      header: "Custom",
+      align: "r",
+      cell: (r) => (r.customTasks === 0 ? "—" : score(r.custom)),
+      shown: ran.custom,
+    },
+    { header: "Custom tasks", align: "r", cell: (r) => String(r.customTasks), shown: ran.custom },
     { header: "Modes", align: "l", cell: (r) => r.modes },
   ];
 }

@@ -62,12 +62,11 @@ export function readFolder(outDir: string): InstanceResult[] {
 
 /**
  * Appends one finished result to `<outDir>/instances.jsonl` (creating the folder), one JSON line,
- * synchronously: a crash after it returns keeps the result. `truncate` empties the file first.
+ * synchronously: a crash after it returns keeps the result.
  */
-export function appendInstance(outDir: string, result: InstanceResult, truncate = false): void {
+export function appendInstance(outDir: string, result: InstanceResult): void {
   const file = path.join(outDir, INSTANCES_FILE);
   mkdirSync(outDir, { recursive: true });
-  if (truncate) writeFileSync(file, "");
   appendFileSync(file, `${JSON.stringify(result)}\n`);
 }
 

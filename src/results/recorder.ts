@@ -16,10 +16,11 @@ import { summarize } from "./summarize.ts";
 import type { InstanceResult, RunManifest, RunResults, SkippedInstance } from "./types.ts";
 
 export type RecorderSettings = {
-  /** The output folder (`--out`, resolved). */
+  /**
+   * The output folder (`--out`, resolved). Its earlier results are always kept: `--fresh` only makes
+   * the engine run the selected instances again (src/run/engine.ts), whose new results replace theirs.
+   */
   outDir: string;
-  /** `--fresh`: the folder's earlier results are neither kept nor resumed; instances.jsonl starts empty. */
-  fresh?: boolean | undefined;
 };
 
 /** What {@link ResultsRecorder.finish} needs besides the recorded outcomes. */
@@ -36,8 +37,7 @@ export type FinishParameters = {
 /** One run's recorder: create it as the run starts (it reads the folder's earlier results then). */
 export class ResultsRecorder {
   readonly outDir: string;
-  private readonly fresh: boolean;
-  /** The folder's results before this run (instances.jsonl), unless `--fresh`. */
+  /** The folder's results before this run (instances.jsonl). */
   private readonly prior: InstanceResult[];
   private readonly instances: InstanceResult[] = [];
   private readonly notStarted: NotStarted[] = [];
@@ -45,14 +45,12 @@ export class ResultsRecorder {
   /** Of this run's instances: attempted now, and USD paid for them (null once a call had no price). */
   private ran = 0;
   private paidUsd: number | null = 0;
-  private appended = false;
   private written: RunResults | undefined;
   private finished = false;
 
   constructor(settings: RecorderSettings) {
     this.outDir = settings.outDir;
-    this.fresh = settings.fresh ?? false;
-    this.prior = this.fresh ? [] : readFolder(this.outDir);
+    this.prior = readFolder(this.outDir);
   }
 
   /** `<outDir>/results.json`. */
@@ -84,8 +82,7 @@ export class ResultsRecorder {
     const usage = outcome.result.usage;
     if (usage)
       this.paidUsd = this.paidUsd === null || usage.spentUsd === null ? null : this.paidUsd + usage.spentUsd;
-    appendInstance(this.outDir, outcome.result, this.fresh && !this.appended);
-    this.appended = true;
+    appendInstance(this.outDir, outcome.result);
   }
 
   /**

@@ -1,6 +1,5 @@
-import type { TaskSet } from "../tasks/types.ts";
 import { passAtK, passHatK, sampleSd } from "./stats.ts";
-import type { HardSummary, InstanceResult, SplitSummary } from "./types.ts";
+import type { HardSummary, InstanceResult, ResultSet, SplitSummary } from "./types.ts";
 
 /**
  * The named reducers every score of the project goes through (end-of-run table, results.json
@@ -12,8 +11,11 @@ import type { HardSummary, InstanceResult, SplitSummary } from "./types.ts";
 /** Maximum score of one instance, and so of one task's mean. */
 export const INSTANCE_MAX = 100;
 
-/** An instance's task set: `paper` unless it says `hard` (results written before the hard split existed carry none). */
-export const setOf = (i: Pick<InstanceResult, "set">): TaskSet => i.set ?? "paper";
+/**
+ * An instance's task set: `paper` unless it says `hard` or `custom` (a task pack's; results written
+ * before the hard split existed carry none).
+ */
+export const setOf = (i: Pick<InstanceResult, "set">): ResultSet => i.set ?? "paper";
 
 /** An instance the provider never answered (after retries): it has no score, not a 0. */
 export const isProviderError = (i: InstanceResult) => i.failure?.class === "provider_error";
@@ -22,7 +24,7 @@ export const isProviderError = (i: InstanceResult) => i.failure?.class === "prov
 export type TaskScore = {
   taskId: string;
   split: InstanceResult["split"];
-  set: TaskSet;
+  set: ResultSet;
   /** Instances of the task (attempts: n of pass@k). */
   n: number;
   /** Instances that passed (score ≥ 60; c of pass@k). */
@@ -89,15 +91,18 @@ const setScores = (xs: readonly TaskScore[]): HardSummary => ({
 /**
  * Reducer 2, per split: score = Σ per-task means (2 decimals), max = tasks × 100, `avg` = score /
  * tasks (null when no task); passed and count are instances. `atomic`, `composite` and `total` (the
- * paper total, max 10,700) cover the paper's tasks only; the hard split is reduced apart
- * into `hard` with its own atomic, composite and total, and is never added to the paper's.
+ * paper total, max 10,700) cover the paper's tasks only; the hard split and the task packs' tasks
+ * are reduced apart into `hard` and `custom`, each with its own atomic, composite and total, and
+ * never added to the paper's. `custom` is present only when a pack's task is among `tasks`.
  */
 export function splitScores(
   tasks: readonly TaskScore[],
-): Record<"atomic" | "composite" | "total", SplitSummary> & { hard: HardSummary } {
+): Record<"atomic" | "composite" | "total", SplitSummary> & { hard: HardSummary; custom?: HardSummary } {
+  const custom = tasks.filter((t) => t.set === "custom");
   return {
     ...setScores(tasks.filter((t) => t.set === "paper")),
     hard: setScores(tasks.filter((t) => t.set === "hard")),
+    ...(custom.length > 0 ? { custom: setScores(custom) } : {}),
   };
 }
 

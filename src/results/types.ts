@@ -43,11 +43,12 @@ export type InstanceResult = {
   taskVersion: number;
   split: Split;
   /**
-   * The task set (README "Running"): `paper` (the paper's 107 tasks, Table 1's 10,700 total) or `hard` (the
-   * hard split, reported apart and never added to the paper total). Absent in results written
+   * The task set (README "Running"): `paper` (the paper's 107 tasks, Table 1's 10,700 total), `hard` (the
+   * hard split) or `custom` (a task pack's task, `--tasks-dir`, README "Write your own task"); the
+   * last two are reported apart and never added to the paper total. Absent in results written
    * before the hard split existed: read as `paper`.
    */
-  set?: TaskSet | undefined;
+  set?: ResultSet | undefined;
   category: string;
   subcategory: string;
   difficulty: string;
@@ -123,9 +124,13 @@ export type InstanceResult = {
  */
 export type SplitSummary = { score: number; max: number; passed: number; count: number; tasks: number };
 
+/** An instance's task set: the package's {@link TaskSet} (`paper`, `hard`), or `custom` for a task pack's task. */
+export type ResultSet = TaskSet | "custom";
+
 /**
- * The hard split's totals (docs/SCORING.md "Totals"), apart from the paper's: its atomic and composite tasks and
- * their sum. Never added to the paper's `total`.
+ * The totals of a task set reported apart from the paper's (docs/SCORING.md "Totals"): the hard
+ * split's, or the task packs' (`custom`): its atomic and composite tasks and their sum. Never added
+ * to the paper's `total`.
  */
 export type HardSummary = { atomic: SplitSummary; composite: SplitSummary; total: SplitSummary };
 
@@ -149,6 +154,11 @@ export type RunResults = {
     total: SplitSummary;
     /** The hard split (docs/SCORING.md "Totals"), reported apart. Absent in results written before it existed. */
     hard?: HardSummary | undefined;
+    /**
+     * The task packs' tasks (`--tasks-dir`, set `custom`), reported apart like the hard split. Absent
+     * when the folder holds none (and in results written before packs were a set of their own).
+     */
+    custom?: HardSummary | undefined;
     /** Table 2 / Table 9 metrics of the composite instances (null when none ran). */
     compositeMetrics: CompositeMetrics | null;
     /**

@@ -32,6 +32,16 @@ import { resumeKey, scoringCodeHash, scriptedResponsesHash } from "./resume.ts";
 
 export type { ChainSource } from "./infraRetry.ts";
 
+/**
+ * A task pack's task (`--tasks-dir`) is a set of its own, `custom` (results.json `instances[].set`):
+ * summed apart from the paper's and the hard split's totals, never into them (README "Write your own
+ * task").
+ */
+function asCustom(task: LoadedTask, outcome: InstanceOutcome): InstanceOutcome {
+  if (task.spec.pack === undefined || !("result" in outcome)) return outcome;
+  return { ...outcome, result: { ...outcome.result, set: "custom" } } as InstanceOutcome;
+}
+
 /** One planned test: a task spec × epoch, named as Vitest shows it. */
 export type PlannedInstance = { name: string; taskId: string; epoch: number };
 
@@ -208,7 +218,7 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
     hooks: InstanceHooks = {},
   ): Promise<InstanceOutcome> {
     phase(`${planned.name}: start`);
-    const outcome = await runPlanned(planned, chains, hooks);
+    const outcome = asCustom(tasks.get(planned.taskId)!, await runPlanned(planned, chains, hooks));
     // Model answers only: a chain that failed under every retry says nothing of the model's interface.
     if (outcome.kind === "scored" || outcome.kind === "resumed") earlyStop.record(outcome.result);
     phase(`${planned.name}: ${outcome.kind}`);

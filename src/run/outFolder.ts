@@ -4,6 +4,7 @@ import { modelIdentity } from "../models/identity.ts";
 import { effectiveSampling } from "../models/providerModel.ts";
 import { isLocalModel, resolveProviderModel } from "../models/resolve.ts";
 import { modelSettings } from "../models/settings.ts";
+import { readFolder } from "../results/folder.ts";
 import { describeModes } from "../results/merge.ts";
 import type { InstanceResult, RunManifest } from "../results/types.ts";
 import { type RunOptions, UsageError } from "../runOptions.ts";
@@ -76,14 +77,15 @@ function firstInstance(file: string): InstanceResult | undefined {
 
 /**
  * Refuses a run into a folder that holds results of another model or other settings, naming each
- * difference (one line): results of two settings in one results.json would be summed as one run.
- * Nothing is refused with `--fresh` (the run replaces the folder's results) or in an empty folder.
- * A `--fork-block latest` run into a fork folder is refused too (its block is known only once
- * resolved): pin the folder's `--fork-block`.
- * @throws {UsageError}
+ * difference and how many results are there (one line): results of two settings in one results.json
+ * would be summed as one run. `--fresh` does not lift it: it runs the selected instances again and
+ * replaces only their results (docs/RUNNING.md "The output folder"), so it never discards another
+ * run's. An empty folder is never refused. A `--fork-block latest` run into a fork folder is refused
+ * too (its block is known only once resolved): pin the folder's `--fork-block`.
+ * @throws {UsageError} `--out DIR holds N result(s) of another run (seed 1 there, 2 here): use another
+ *   --out, or delete DIR first to discard them`.
  */
 export function checkFolderSettings(dir: string, options: RunOptions): void {
-  if (options.fresh) return;
   let recorded: Partial<FolderSettings> | undefined;
   try {
     const results = JSON.parse(readFileSync(path.join(dir, "results.json"), "utf8")) as {
@@ -104,6 +106,6 @@ export function checkFolderSettings(dir: string, options: RunOptions): void {
     .map((field) => `${field} ${recorded[field]} there, ${here[field]} here`);
   if (differences.length > 0)
     throw new UsageError(
-      `--out ${dir} holds results of another run (${differences.join("; ")}): use another --out, or --fresh to replace them`,
+      `--out ${dir} holds ${readFolder(dir).length} result(s) of another run (${differences.join("; ")}): use another --out, or delete ${dir} first to discard them${options.fresh ? " (--fresh replaces only the selected instances of the same settings)" : ""}`,
     );
 }

@@ -1,4 +1,5 @@
-import { statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { BaseError, TaskSpecError } from "../errors.ts";
@@ -52,17 +53,34 @@ export async function validatePack(p: ValidatePackParameters): Promise<ValidateP
   const seeds = p.seeds ?? [1, 2];
   if (!statSync(p.dir, { throwIfNoEntry: false })?.isDirectory())
     throw new UsageError(`validate: '${p.dir}' is not a folder`);
-  let index: TaskEntry[];
+  const builtIn = taskIndex();
+  let packed: TaskEntry[];
+  // The pack alone (beside an empty folder for the package's tasks), so that a task whose id clashes
+  // with a built-in one is one problem of its own and the pack's other tasks are still checked.
+  const nothing = mkdtempSync(path.join(tmpdir(), "qb-validate-"));
   try {
-    index = taskIndex([p.dir]);
+    packed = taskIndex([p.dir], nothing).filter((e) => e.pack !== undefined);
   } catch (error) {
     if (error instanceof TaskSpecError) return { tasks: [], cases: 0, problems: [error.shortMessage] };
     throw error;
+  } finally {
+    rmSync(nothing, { recursive: true, force: true });
   }
-  const entries = index.filter((e) => e.pack !== undefined);
-  if (entries.length === 0)
+  if (packed.length === 0)
     throw new UsageError(`validate: no task below '${p.dir}' (a task is a folder holding task.json)`);
-  const problems = new Map<string, string[]>(entries.map((e) => [e.id, []]));
+  const builtInFile = new Map(builtIn.map((e) => [e.id, e.file]));
+  const problems = new Map<string, string[]>(packed.map((e) => [e.id, []]));
+  for (const e of packed) {
+    const other = builtInFile.get(e.id);
+    if (other === undefined) continue;
+    const own = [
+      `${e.file}: id: '${e.id}' is the id of a built-in task (${other}): a pack adds tasks, it cannot replace one; rename the task's folder and its id`,
+    ];
+    problems.set(e.id, own);
+    p.onTask?.(e.id, own);
+  }
+  const entries = packed.filter((e) => !builtInFile.has(e.id));
+  const index = [...builtIn, ...entries];
   const loaded: { task: LoadedTask; cases: TaskCase[] }[] = [];
   // A workflow names atomic tasks: the package's or the pack's, paper or hard.
   const atomicIds = new Set(index.filter((e) => e.split === "atomic").map((e) => e.id));
@@ -123,7 +141,7 @@ export async function validatePack(p: ValidatePackParameters): Promise<ValidateP
     }
   }
   return {
-    tasks: entries.map((e) => e.id),
+    tasks: packed.map((e) => e.id),
     cases: loaded.reduce((n, l) => n + l.cases.length, 0),
     problems: [...problems.values()].flat().map((line) => line.replace(`${PROJECT_ROOT}${path.sep}`, "")),
   };
@@ -194,14 +212,19 @@ export async function validateCommand(argv: string[]): Promise<void> {
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new UsageError(`--concurrency must be an integer ≥ 1, got '${parsed.values.concurrency}'`);
   const dir = parsed.positionals[0]!;
+  const printed = new Set<string>();
   const { tasks, cases, problems } = await validatePack({
     dir,
     seeds,
     concurrency,
     unsafeSandbox: parsed.values["unsafe-sandbox"],
-    onTask: (id, own) =>
-      console.log(own.length === 0 ? `✓ ${id}` : `✗ ${id}\n${own.map((l) => `  ${l}`).join("\n")}`),
+    onTask: (id, own) => {
+      for (const line of own) printed.add(line.replace(`${PROJECT_ROOT}${path.sep}`, ""));
+      console.log(own.length === 0 ? `✓ ${id}` : `✗ ${id}\n${own.map((l) => `  ${l}`).join("\n")}`);
+    },
   });
+  // Problems of no one task (two of the pack's folders sharing an id): every problem is printed.
+  for (const line of problems) if (!printed.has(line)) console.log(`✗ ${line}`);
   console.log(
     `${dir}: ${tasks.length} task(s), ${cases} case(s), gold answers on seed(s) ${seeds.join(", ")}: ${
       problems.length === 0 ? "valid" : `${problems.length} problem(s)`

@@ -6,7 +6,7 @@ import { BaseError, UnknownModelError } from "../errors.ts";
 import { checkRunModel } from "../models/checkRunModel.ts";
 import type { InstanceOutcome } from "../results/outcome.ts";
 import type { RunManifest } from "../results/types.ts";
-import { optionsFromEnvironment, type RunOptions, UsageError } from "../runOptions.ts";
+import { optionsFromEnvironment, type RunOptions, UsageError, watchOutDir } from "../runOptions.ts";
 import { installedAsDependency, PROJECT_ROOT, stateDir, taskIndex } from "../tasks/files.ts";
 import type { ForkContext } from "../world/fork/boot.ts";
 import { indexedSelection } from "./plan.ts";
@@ -31,6 +31,12 @@ declare module "vitest" {
     questbench?: InstanceOutcome;
   }
 }
+
+/**
+ * What the watcher of plain `npx vitest` ignores: the harness's own writes under `.questbench/` (the
+ * gold modules it imports, results, caches), which would otherwise start another run after each run.
+ */
+export const WATCH_IGNORED = ["**/.questbench/**"];
 
 /** The reporter of the benchmark (a module path, as Vitest loads reporters). */
 export const QUESTBENCH_REPORTER = path.join(PROJECT_ROOT, "reporters/questbench.ts");
@@ -93,12 +99,15 @@ export function plainVitestOptions(
 /**
  * A Vite plugin that adds the benchmark's reporter (and `--junit`'s) to whatever reporters the
  * command line chose: Vitest replaces the config's `reporters` with `--reporter=…`, and results.json
- * and the score table must not depend on how the user likes to see the tests.
+ * and the score table must not depend on how the user likes to see the tests. In watch mode a run
+ * without `--out` writes to {@link watchOutDir}, not to the folder of real runs.
  */
-export function questbenchReporterPlugin(options: Pick<RunOptions, "junit">) {
+export function questbenchReporterPlugin(options: RunOptions) {
   return {
     name: "questbench:reporter",
-    configureVitest({ vitest }: VitestPluginContext) {
+    configureVitest({ vitest, project }: VitestPluginContext) {
+      if (vitest.config.watch && options.out === undefined)
+        project.provide("questbench", { ...options, out: watchOutDir(options) });
       const reporters = vitest.config.reporters;
       const has = (name: string) => reporters.some((r) => Array.isArray(r) && r[0] === name);
       if (!has(QUESTBENCH_REPORTER)) reporters.push([QUESTBENCH_REPORTER, {}]);

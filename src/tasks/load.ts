@@ -13,6 +13,7 @@ import {
   parseTree,
   printParseErrorCode,
 } from "jsonc-parser";
+import { didYouMean } from "../didYouMean.ts";
 import { TaskSpecError } from "../errors.ts";
 import { ALL_FUNCTIONS } from "../expr/chainScope.ts";
 import { compileExpr } from "../expr/validate.ts";
@@ -249,8 +250,12 @@ function fieldOffset(tree: JsonNode | undefined, field: string): number {
  */
 function describeSchemaError(errors: ErrorObject[]): { field: string; problem: string } {
   const real = errors.filter((e) => e.keyword !== "if" && e.keyword !== "then");
+  // Deepest first; at equal depth an unconditional rule before one of an if/then branch: a task
+  // without `split` is missing `split`, not the `workflow` a branch requires of a non-atomic task.
+  const conditional = (e: ErrorObject) => (/\/(then|else)\//.test(e.schemaPath) ? 1 : 0);
   const err = [...(real.length ? real : errors)].sort(
-    (a, b) => b.instancePath.split("/").length - a.instancePath.split("/").length,
+    (a, b) =>
+      b.instancePath.split("/").length - a.instancePath.split("/").length || conditional(a) - conditional(b),
   )[0]!;
   const base = err.instancePath
     .replace(/^\//, "")
@@ -267,7 +272,7 @@ function describeSchemaError(errors: ErrorObject[]): { field: string; problem: s
   if (err.keyword === "enum" && base.endsWith(".check"))
     return {
       field: base,
-      problem: `unknown check '${String(err.data)}' (known: ${(err.params.allowedValues as string[]).join(", ")})`,
+      problem: `unknown check '${String(err.data)}'${didYouMean(String(err.data), err.params.allowedValues as string[])} (known: ${(err.params.allowedValues as string[]).join(", ")})`,
     };
   if (err.keyword === "enum") {
     const values = (err.params.allowedValues as unknown[]).map((v) => JSON.stringify(v));
@@ -276,6 +281,11 @@ function describeSchemaError(errors: ErrorObject[]): { field: string; problem: s
       problem: `${JSON.stringify(err.data)} is not one of ${values.join(", ")}`,
     };
   }
+  if (err.keyword === "type" && err.params.type === "string" && typeof err.data === "number")
+    return {
+      field: base || "(root)",
+      problem: `must be a string: decimal amounts are written as strings (${JSON.stringify(String(err.data))}), so they keep every digit`,
+    };
   return { field: base || "(root)", problem: err.message ?? err.keyword };
 }
 

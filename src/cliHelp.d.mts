@@ -1,0 +1,2 @@
+/** The usage text of every command (see cliHelp.mjs). */
+export declare const HELP: string;
