@@ -56,3 +56,11 @@ export class ModelProviderError extends BaseError {
 export class UnknownModelError extends ModelProviderError {
   override name = "UnknownModelError";
 }
+
+/**
+ * A flag the model cannot take (`--budget` or `--price-in` for a model that calls no provider): a
+ * usage error (exit code 2), like an unknown model.
+ */
+export class ModelFlagError extends UnknownModelError {
+  override name = "ModelFlagError";
+}

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { UnknownModelError } from "../src/errors.ts";
 import { checkRunModel } from "../src/models/checkRunModel.ts";
 import { modelIdentity } from "../src/models/identity.ts";
 import { cacheProvider } from "../src/models/providerModel.ts";
@@ -277,5 +278,10 @@ describe("model registry", () => {
     expect(parseRunFlags(["--price-in", "0.2", "--price-out=0.6"]).price).toEqual(price);
     expect(() => parseRunFlags(["--price-in", "0.2"])).toThrow("--price-in and --price-out go together");
     expect(() => checkRunModel({ model: "reference", price }, {})).toThrow(/calls no provider/);
+    // A flag the model cannot take is a usage error (exit 2: UnknownModelError's kind), not a provider fault.
+    expect(() => checkRunModel({ model: "reference", budget: 1 }, {})).toThrow(UnknownModelError);
+    expect(() => checkRunModel({ model: "reference", budget: 1 }, {})).toThrow(
+      /calls no provider and costs nothing/,
+    );
   });
 });

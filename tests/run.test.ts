@@ -25,7 +25,7 @@ import {
 
 const ATOMIC = ["bnb_transfer_basic", "erc20_transfer_fixed", "erc20_approve", "bnb_transfer_max_amount"];
 /** A progress line of a finished instance: mark, task id, score, then the running totals. */
-const FINISHED = /^[✓✗!-] (\S+) {2}.*\[(\d+)\/(\d+) · score [\d.]+\/\d+ · ETA \S+ · spent \$[\d.]+\]$/;
+const FINISHED = /^[✓✗!-] (\S+) {2}.*\[(\d+)\/(\d+) · score [\d.]+\/\d+ · ETA \S+(?: · spent \$[\d.]+)?\]$/;
 
 describe("progress without a terminal", () => {
   test("prints one plain line per instance as it finishes (before the run ends), with no ANSI codes", async () => {
@@ -466,10 +466,11 @@ describe("progress", () => {
     p = feed(p, resumed, 60);
     p = feed(p, scored, 60_000);
     p = feed(p, scored, 70_000);
-    expect(renderTotals(p, 70_000)).toBe("4/10 · score 400/400 · ETA — · spent $0.0000");
+    // A model that costs nothing (no priced usage) shows no spend.
+    expect(renderTotals(p, 70_000)).toBe("4/10 · score 400/400 · ETA —");
     p = feed(p, scored, 80_000);
     // 10 s per instance between the first and the latest: 5 left.
-    expect(renderTotals(p, 80_000)).toBe("5/10 · score 500/500 · ETA 50s · spent $0.0000");
+    expect(renderTotals(p, 80_000)).toBe("5/10 · score 500/500 · ETA 50s");
     expect(renderTotals(p, 85_000)).toContain("ETA 45s");
   });
 

@@ -1,4 +1,4 @@
-import { ModelProviderError } from "../errors.ts";
+import { ModelFlagError, ModelProviderError } from "../errors.ts";
 import { lifecycleWarning } from "./registry.ts";
 import { isLocalModel, resolveModel, resolveProviderModel } from "./resolve.ts";
 import type { ModelOptions } from "./settings.ts";
@@ -20,8 +20,12 @@ export function checkRunModel(
   const warning = resolved ? lifecycleWarning(resolved, { replay: options.cache === "replay" }) : undefined;
   resolveModel(options.model, options, env);
   if (options.price && local)
-    throw new ModelProviderError(
+    throw new ModelFlagError(
       `--price-in/--price-out price a provider model's tokens; '${options.model}' calls no provider`,
+    );
+  if (options.budget !== undefined && local)
+    throw new ModelFlagError(
+      `--budget limits what a provider model spends: '${options.model}' calls no provider and costs nothing`,
     );
   if (options.budget !== undefined && !resolved?.price)
     throw new ModelProviderError(

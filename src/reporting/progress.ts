@@ -22,6 +22,8 @@ export type Progress = {
   max: number;
   /** USD paid by this invocation so far (provider models with a price), else 0. */
   spentUsd: number;
+  /** A finished instance had a priced provider's usage: the spend is shown (never "$0.0000" for a free model). */
+  priced: boolean;
   startedAtMs: number;
   /** Instances attempted in this run that finished (resumed, skipped and not started ones excluded). */
   measured: number;
@@ -40,6 +42,7 @@ export function startProgress(total: number, startedAtMs: number): Progress {
     score: 0,
     max: 0,
     spentUsd: 0,
+    priced: false,
     startedAtMs,
     measured: 0,
     firstFinishedAtMs: null,
@@ -59,6 +62,7 @@ export function feed(p: Progress, outcome: InstanceOutcome, nowMs = Date.now()):
   if (outcome.kind === "scored" || outcome.kind === "provider_error" || outcome.kind === "infra_error") {
     const usage = outcome.result.usage;
     next.spentUsd = p.spentUsd + (usage?.spentUsd ?? 0);
+    next.priced = p.priced || typeof usage?.spentUsd === "number";
     next.retries = p.retries + (usage?.retries ?? 0);
     next.retryWaitMs = p.retryWaitMs + (usage?.retryWaitMs ?? 0);
     next.measured = p.measured + 1;
@@ -89,10 +93,14 @@ const clock = (ms: number | null) => {
 
 const usd = (x: number) => `$${x.toFixed(x < 1 ? 4 : 2)}`;
 
-/** done/total, running score, ETA and spend (and retries, when any): the live line's text and every plain line's tail. */
+/**
+ * done/total, running score, ETA, spend (once a priced provider's instance finished) and retries (when
+ * any): the live line's text and every plain line's tail.
+ */
 export function renderTotals(p: Progress, nowMs: number): string {
   const retries = p.retries > 0 ? ` · retries ${p.retries} (waited ${clock(p.retryWaitMs)})` : "";
-  return `${p.done}/${p.total} · score ${p.score}/${p.max} · ETA ${clock(etaMs(p, nowMs))} · spent ${usd(p.spentUsd)}${retries}`;
+  const spent = p.priced ? ` · spent ${usd(p.spentUsd)}` : "";
+  return `${p.done}/${p.total} · score ${p.score}/${p.max} · ETA ${clock(etaMs(p, nowMs))}${spent}${retries}`;
 }
 
 /** One line for a retry in progress: which instance waits, why, and for how long when the provider said. */
