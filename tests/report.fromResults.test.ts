@@ -68,9 +68,16 @@ describe("the report from results.json alone", () => {
 
     const before = path.join(work, "report-before");
     await writeReport({ inputs: [out], out: before });
+    // The merged run carries the recorded pattern; a pack's composite is its own split, so the paper's
+    // pattern figure (Figure 4) draws no bar for it (docs/SCORING.md "Totals").
+    const merged = readdirSync(path.join(before, "runs")).map(
+      (m) => JSON.parse(readFileSync(path.join(before, "runs", m, "results.json"), "utf8")) as RunResults,
+    );
+    expect(merged.flatMap((r) => r.instances.map((i) => [i.taskId, i.set, i.pattern]))).toEqual([
+      ["my_approve_swap", "custom", pattern],
+    ]);
     const fig4 = readFileSync(path.join(before, "figures", "fig4-workflow-patterns.svg"), "utf8");
-    expect(fig4).toContain(`>${pattern}<`);
-    expect(fig4).not.toContain(">swap workflows<"); // the subcategory, the fallback without a pattern
+    expect(fig4).not.toContain(`>${pattern}<`);
 
     rmSync(pack, { recursive: true, force: true });
     const after = path.join(work, "report-after");
