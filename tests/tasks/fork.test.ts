@@ -166,7 +166,7 @@ describe("npx questbench --fork-url", () => {
       expect(both.manifest.fork?.unprovisioned).toEqual([]);
       expect(retried(both), output(all)).toEqual([]);
       expect(all.stdout).not.toContain("Infrastructure retries");
-      expect(all.stdout).toMatch(/Hard\s+8900 \/ 8900\s+89 \/ 89/);
+      expect(all.stdout).toMatch(/Hard total\s+8900 \/ 8900\s+89 \/ 89/);
       // The hard world's contracts were deployed and built on the fork, not found in the forked state.
       const prompts = both.instances
         .filter((i) => i.set === "hard")
