@@ -10,7 +10,6 @@
 // Vitest, Vite and what the global setup loads took 3–4× the CPU (docs/PERFORMANCE.md "The author's loop"). Vite's runner
 // transforms only our own .ts files and imports packages natively; the run loads Vite for Vitest anyway.
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 // npm restores the sandbox runtime's `node` link in node_modules/.bin at any later `npm install` (it
 // repairs a package's missing bin links) without rerunning this package's postinstall: remove it again.
 import "../src/sandbox/unlinkRuntimeBin.mjs";
@@ -23,19 +22,8 @@ if (argv.includes("--help") || argv.includes("-h")) {
 } else if (argv.includes("--version")) {
   console.log(JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version);
 } else {
-  const { createServer, createServerModuleRunner } = await import("vite");
-  const server = await createServer({
-    root: fileURLToPath(new URL("..", import.meta.url)),
-    configFile: false,
-    envFile: false,
-    logLevel: "error",
-    appType: "custom",
-    // A module loader only: no HTTP server, no file watching, no dependency pre-bundling.
-    server: { middlewareMode: true, hmr: false, ws: false, watch: null },
-    optimizeDeps: { noDiscovery: true, include: [] },
-  });
-  const runner = createServerModuleRunner(server.environments.ssr, { hmr: false });
-  const { runCli } = await runner.import("/src/cli.ts");
+  const { importProjectModule } = await import("../src/moduleRunner.mjs");
+  const { runCli } = await importProjectModule("/src/cli.ts");
   await runCli(argv);
   // Everything the run started is closed by now (Vitest, Anvil, the sandbox children), but a handle of
   // Vite's or Vitest's lingers ~5 s before Node would exit on its own; exit as Vitest's own CLI does
