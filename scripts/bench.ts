@@ -727,7 +727,7 @@ if (sections.has("sandbox")) {
 
 if (sections.has("viewer")) {
   say("\n## viewer: questbench view over 20 models × 3 epochs × 196 instances (docs/VIEWER.md)");
-  const { chromium } = await import("playwright-core");
+  const { launchChromium } = await import("../tests/helpers/browser.ts");
   const { writeSyntheticResults } = await import("../src/viewer/syntheticResults.ts");
   const { startViewer } = await import("../src/viewer/server.ts");
   const bank = loadTasks().map((t) => t.spec);
@@ -745,10 +745,7 @@ if (sections.has("viewer")) {
   t0 = performance.now();
   const viewer = await startViewer({ folders: [dir] });
   say(`  viewer server ready (the folders indexed) in ${ms(performance.now() - t0)}`);
-  const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu"],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     // First paint: navigation start to the leaderboard and grid drawn (two animation frames after the

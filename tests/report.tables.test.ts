@@ -1,7 +1,6 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium } from "playwright-core";
 import { encodeFunctionData, erc20Abi } from "viem";
 import { beforeAll, describe, expect, test } from "vitest";
 import { placeLabels } from "../src/reporting/figureSpecs.ts";
@@ -10,6 +9,7 @@ import { MergeError } from "../src/results/merge.ts";
 import { planSteps } from "../src/results/metrics.ts";
 import type { InstanceResult, RunResults } from "../src/results/types.ts";
 import { workflowPattern } from "../src/tasks/patterns.ts";
+import { CHROMIUM, launchChromium } from "./helpers/browser.ts";
 import {
   type FixtureRounds,
   fixtureInstance,
@@ -17,8 +17,6 @@ import {
   rowsOf,
   writeRun,
 } from "./helpers/reportFixtures.ts";
-
-const CHROMIUM = "/usr/bin/chromium";
 
 /** One hand-made paper instance (atomic, or composite with its rounds). */
 const instance = (model: string, taskId: string, epoch: number, score: number, rounds?: FixtureRounds) =>
@@ -160,10 +158,7 @@ describe("report tables from a hand-made results.json", () => {
   });
 
   test.skipIf(!existsSync(CHROMIUM))("each SVG file parses as XML in Chromium", async () => {
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--disable-gpu"],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       for (const f of readdirSync(path.join(out, "figures")).filter((x) => x.endsWith(".svg"))) {
@@ -218,10 +213,7 @@ describe.skipIf(!existsSync(CHROMIUM))("report.html in headless Chromium", () =>
     dirs.push(writeRun(results("reference", perfect)));
     const out = mkdtempSync(path.join(tmpdir(), "qb-eight-"));
     await writeReport({ inputs: dirs, out });
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--disable-gpu"],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       await page.goto(`file://${path.join(out, "report.html")}`);

@@ -3,19 +3,18 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { chromium } from "playwright-core";
 import { beforeAll, describe, expect, test } from "vitest";
 import { writeReport } from "../src/reporting/report.ts";
 import { MergeError } from "../src/results/merge.ts";
 import type { RunResults } from "../src/results/types.ts";
 import { PROJECT_ROOT } from "../src/tasks/load.ts";
+import { CHROMIUM, launchChromium } from "./helpers/browser.ts";
 import { scriptedDirOfCases } from "./helpers/cases.ts";
 
 const run = promisify(execFile);
 const bin = path.join(PROJECT_ROOT, "bin/questbench.mjs");
 const env = { ...process.env, QUESTBENCH_OPTIONS: "", QUESTBENCH_MODEL: "" };
 const TASKS = "bnb_transfer_basic,erc20_transfer_fixed,query_bnb_balance,composite_wrap_unwrap_cycle";
-const CHROMIUM = "/usr/bin/chromium";
 
 /** Runs the benchmark CLI into a fresh directory and returns it. */
 async function benchmark(model: string, extra: string[] = []): Promise<string> {
@@ -99,17 +98,7 @@ describe("questbench report", () => {
   });
 
   test.skipIf(!existsSync(CHROMIUM))("report.html renders every figure in headless Chromium", async () => {
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       const requests: string[] = [];

@@ -3,13 +3,14 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSyn
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { readFolder } from "../src/results/folder.ts";
 import { PROJECT_ROOT } from "../src/tasks/load.ts";
 import { exportViewer } from "../src/viewer/export.ts";
 import { RunFolder } from "../src/viewer/runFolder.ts";
 import { startViewer, type ViewerServer } from "../src/viewer/server.ts";
+import { CHROMIUM, launchChromium } from "./helpers/browser.ts";
 import { scriptedDirOfCases } from "./helpers/cases.ts";
 
 const run = promisify(execFile);
@@ -17,7 +18,6 @@ const bin = path.join(PROJECT_ROOT, "bin/questbench.mjs");
 const env = { ...process.env, QUESTBENCH_OPTIONS: "", QUESTBENCH_MODEL: "" };
 const TASKS = "erc20_approve,composite_batch_transfer_2_bnb";
 const COMPOSITE = "composite_batch_transfer_2_bnb";
-const CHROMIUM = "/usr/bin/chromium";
 
 /** Runs the benchmark CLI into `out` (a fresh directory by default) and returns it. */
 async function benchmark(model: string, tasks = TASKS, out = mkdtempSync(path.join(tmpdir(), "qb-view-"))) {
@@ -30,18 +30,7 @@ async function benchmark(model: string, tasks = TASKS, out = mkdtempSync(path.jo
   return out;
 }
 
-const launch = () =>
-  chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+const launch = launchChromium;
 
 describe("questbench view", () => {
   let reference: string;
