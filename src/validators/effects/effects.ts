@@ -1,7 +1,7 @@
 import { UNLIMITED } from "../checks/agentGrants.ts";
-import { agentValue, unitPrice } from "./executionCost.ts";
+import { agentValue, feesOf, unitPrice } from "./executionCost.ts";
 import type { GrantRecord, Ledger } from "./ledgerTypes.ts";
-import { assetName, type LedgerWorld, partyName as nameOf } from "./ledgerWorld.ts";
+import { assetName, isLiability, type LedgerWorld, partyName as nameOf } from "./ledgerWorld.ts";
 import type { SignatureGrant } from "./signatures.ts";
 
 /**
@@ -90,15 +90,6 @@ const max = (a: bigint, b: bigint) => (a > b ? a : b);
 const grantKey = (g: GrantRecord) => `${g.kind}|${g.asset}|${g.owner}|${g.spender}`;
 /** The token (collection) a grant is on and its spender: the pair `atLeast` compares. */
 const grantPair = (g: GrantRecord) => `${g.asset.split(/[:@]/)[0]}|${g.spender}`;
-const feesOf = (lw: LedgerWorld, l: Ledger) =>
-  l.txs.filter((t) => t.from === lw.agent).reduce((sum, t) => sum + t.fee, 0n);
-
-/** True for a position the agent owes (a debt): more of it leaves the agent poorer. */
-function isLiability(lw: LedgerWorld, asset: string): boolean {
-  if (!asset.startsWith("position:")) return false;
-  const [, contract, key] = asset.split(":") as [string, string, string];
-  return (lw.positions.get(contract) ?? []).some((r) => r.key === key && /\bdebtOf\(/.test(r.signature));
-}
 
 /**
  * Holds `attempt` against `gold` (both ledgers of the same instance) under the effect rules of

@@ -1,7 +1,7 @@
 import type { Address, PublicClient } from "viem";
 import { V2_PAIR_ABI, VAULT_ABI } from "../abi.ts";
 import type { Ledger } from "./ledgerTypes.ts";
-import { assetName, type LedgerWorld, partyName } from "./ledgerWorld.ts";
+import { assetName, isLiability, type LedgerWorld, partyName } from "./ledgerWorld.ts";
 
 /**
  * What an answer cost the user against the gold answer on the same instance (docs/SCORING.md
@@ -208,7 +208,7 @@ export function unitPrice(
   const token = reader?.token && (lw.world.contracts as Record<string, string | undefined>)[reader.token];
   const p = token ? prices.get(token.toLowerCase()) : undefined;
   if (p === undefined) return undefined;
-  return { price: p, sign: /\bdebtOf\(/.test(reader!.signature) ? -1n : 1n };
+  return { price: p, sign: isLiability(lw, asset) ? -1n : 1n };
 }
 
 /**

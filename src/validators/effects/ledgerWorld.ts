@@ -133,3 +133,10 @@ export function partyName(lw: LedgerWorld, a: string): string {
   const key = lw.venues.get(a);
   return key ? `${key} (${a})` : a;
 }
+
+/** True for a position the agent owes (a debt): more of it leaves the agent poorer. */
+export function isLiability(lw: LedgerWorld, asset: string): boolean {
+  if (!asset.startsWith("position:")) return false;
+  const [, contract, key] = asset.split(":") as [string, string, string];
+  return (lw.positions.get(contract) ?? []).some((r) => r.key === key && /\bdebtOf\(/.test(r.signature));
+}
