@@ -2,8 +2,43 @@ import type { ModelProviderError } from "../errors.ts";
 import type { Instance, LoadedTaskSpec } from "../tasks/types.ts";
 import type { World } from "../world/world.ts";
 
-/** One message of a chat with a model (the prompt and the model's replies). */
-export type ChatMessage = { role: "system" | "user" | "assistant"; content: string };
+/**
+ * One message of a chat with a model (the prompt and the model's replies). Under `--protocol tools`
+ * (docs/PROTOCOLS.md) an assistant message may carry the tool calls of its turn, and each call's
+ * result comes back as a `tool` message naming the call it answers.
+ */
+export type ChatMessage = {
+  role: "system" | "user" | "assistant" | "tool";
+  content: string;
+  /** Assistant messages only: the tool calls of the turn, in the order the model made them. */
+  toolCalls?: ToolCall[] | undefined;
+  /** Tool messages only: the id of the call this result answers. */
+  toolCallId?: string | undefined;
+};
+
+/**
+ * One tool call of a model (OpenAI `tool_calls[]`, Anthropic `tool_use` blocks): `arguments` is the
+ * JSON text as the model wrote it (an Anthropic `input` object is serialised), unparsed, so a
+ * malformed call is scored rather than lost.
+ */
+export type ToolCall = { id: string; name: string; arguments: string };
+
+/** A tool offered to the model: its name, what it does, and a JSON Schema (draft 2020-12 subset) of its arguments. */
+export type ToolDefinition = { name: string; description: string; parameters: Record<string, unknown> };
+
+/**
+ * What the gold answer did on an instance, in order, for the `reference` model under `--protocol
+ * tools` (it replays them as tool calls): each EIP-712 signature's typed data and each transaction
+ * request, then the answer or the refusal it ended with.
+ */
+export type GoldActions = {
+  steps: (
+    | { kind: "sign"; typedData: Record<string, unknown> }
+    | { kind: "send"; request: { to: string; data: string; value: string } }
+  )[];
+  answer?: Record<string, unknown> | undefined;
+  refusal?: { reason: string } | undefined;
+};
 
 /** Token counts of one or more model calls. Reasoning tokens are part of `outputTokens` (billed as output). */
 export type Usage = {
@@ -32,8 +67,8 @@ export type ModelRequest = {
   instance: Instance;
   spec: LoadedTaskSpec;
   world: World;
-  /** "atomic" for the single atomic call; "plan" and "round" for composite attempts. */
-  step: "atomic" | "plan" | "round";
+  /** "atomic" for the single atomic call; "plan" and "round" for composite attempts; "turn" under `--protocol tools`. */
+  step: "atomic" | "plan" | "round" | "turn";
   /** 1-based execution round (composite). */
   round?: number;
   /**
@@ -41,8 +76,12 @@ export type ModelRequest = {
    * gold or scripted model can answer that protocol's plan format; `subtask` is the 1-based plan
    * subtask a round works on. Absent under our protocol.
    */
-  protocol?: "paper" | undefined;
+  protocol?: "paper" | "tools" | undefined;
   subtask?: number | undefined;
+  /** `--protocol tools`: the tools offered (src/protocol/tools/definitions.ts); the model answers with calls to them. */
+  tools?: ToolDefinition[] | undefined;
+  /** `--protocol tools`, for a model that declares {@link ModelClient.replaysGold}: the gold answer's actions on this instance. */
+  gold?: GoldActions | undefined;
   /** Told when a provider request is about to be sent again (progress lines show it while it waits). */
   onRetry?: ((notice: RetryNotice) => void) | undefined;
 };
@@ -60,6 +99,8 @@ export type RetryNotice = {
 
 export type ModelResponse = {
   text: string;
+  /** `--protocol tools`: the tool calls of this turn (none: the model answered in text only). */
+  toolCalls?: ToolCall[] | undefined;
   usage?: Usage | undefined;
   raw?: unknown;
   /** True when the response came from the on-disk cache (nothing was paid for it in this run). */
@@ -86,6 +127,11 @@ export type ModelClient = {
   /** The name given on the command line, e.g. `reference`, `scripted:my-answers`, `claude-sonnet`. */
   id: string;
   generate(request: ModelRequest): Promise<ModelResponse>;
+  /**
+   * `--protocol tools`: the model answers from the gold answer's actions (the `reference` model), so
+   * the attempt runs the gold on the instance first and passes them as {@link ModelRequest.gold}.
+   */
+  replaysGold?: boolean | undefined;
   /** Provider models only: tokens, calls and spend so far in this process. */
   stats?: (() => ModelStats) | undefined;
   /**

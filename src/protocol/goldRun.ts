@@ -6,6 +6,7 @@ import { pathToFileURL } from "node:url";
 import type { Hex } from "viem";
 import { ChainError } from "../errors.ts";
 import { referenceModel } from "../models/reference.ts";
+import type { GoldActions } from "../models/types.ts";
 import type { ExecuteModuleParameters } from "../sandbox/executeModule.ts";
 import { type ExecuteModuleResult, fail } from "../sandbox/executeResult.ts";
 import { startRpcGuard } from "../sandbox/rpcGuard.ts";
@@ -24,9 +25,17 @@ import { interpretValue } from "./execution.ts";
 import { extractModule } from "./parse.ts";
 import type { TransactionRequest } from "./transaction.ts";
 
-/** What the task's gold answer did on an instance: its ledger and the transactions it sent, in order. */
-/** A finished gold run: its ledger, the transactions it sent and the EIP-712 signatures it made. */
-export type GoldRun = { ledger: Ledger; requests: TransactionRequest[]; signatures: SignedTypedData[] };
+/**
+ * A finished gold run: its ledger, the transactions it sent and the EIP-712 signatures it made, and
+ * all of it in order with the answer or refusal it ended with (`actions`, what the `reference` model
+ * replays under `--protocol tools`).
+ */
+export type GoldRun = {
+  ledger: Ledger;
+  requests: TransactionRequest[];
+  signatures: SignedTypedData[];
+  actions: GoldActions;
+};
 
 /** A gold module that has not returned after this long is a broken task, not a slow model. */
 const GOLD_TIMEOUT_MS = 60_000;
@@ -146,17 +155,27 @@ export async function runGold(
       : undefined,
   });
   const requests: TransactionRequest[] = [];
+  const actions: GoldActions = { steps: [] };
   const model = referenceModel();
+  /** Runs one gold module; returns the answer it gave (undefined for a transaction or a refusal). */
   const run = async (code: string, expect: "transaction" | "answer" | "either") => {
+    const signedBefore = guard.signatures.length;
     const read = interpretValue(await runGoldModule(code, guard.url, world), expect);
+    for (const { signature: _, ...typedData } of guard.signatures.slice(signedBefore))
+      actions.steps.push({ kind: "sign", typedData });
     if ("failure" in read)
       throw new ChainError(`the gold answer of ${task.spec.id} is invalid: ${read.failure.reason}`);
-    if (!("request" in read)) return false;
+    if ("refusal" in read) actions.refusal = read.refusal;
+    if (!("request" in read)) return "answer" in read ? read.answer : undefined;
     requests.push(read.request);
+    actions.steps.push({
+      kind: "send",
+      request: { to: read.request.to, data: read.request.data, value: String(read.request.value) },
+    });
     const sent = await signAndSend(clients, read.request);
     if ("rejected" in sent)
       throw new ChainError(`the gold transaction of ${task.spec.id} was rejected: ${sent.rejected}`);
-    return true;
+    return undefined;
   };
   try {
     if (task.spec.split === "atomic") {
@@ -169,7 +188,7 @@ export async function runGold(
       });
       const extracted = extractModule(text);
       if (!extracted.ok) throw new ChainError(`the gold answer of ${task.spec.id} has no module`);
-      await run(extracted.code, instance.kind === "query" ? "answer" : "transaction");
+      actions.answer = await run(extracted.code, instance.kind === "query" ? "answer" : "transaction");
     } else {
       for (let round = 1; round <= (task.spec.reference?.rounds?.length ?? 0); round++) {
         const { text } = await model.generate({
@@ -181,7 +200,10 @@ export async function runGold(
           messages: [],
         });
         const request = parseRound(text);
-        if (request.code) await run(request.code, "either");
+        const answer = request.code ? await run(request.code, "either") : undefined;
+        if (request.control?.kind === "submit") actions.answer = { ...request.control.answer, ...answer };
+        if (request.control?.kind === "error")
+          actions.refusal = { reason: `${request.control.type}: ${request.control.message}` };
         if (request.control) break;
       }
     }
@@ -192,6 +214,7 @@ export async function runGold(
     ledger: await readLedger(clients.public, ledgerWorld(world), fromBlock),
     requests,
     signatures: guard.signatures,
+    actions,
   };
 }
 
