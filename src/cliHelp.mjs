@@ -12,7 +12,7 @@ export const HELP = `Usage:
              [--price-in USD --price-out USD] [--name NAME]
              [--shard i/n] [--junit FILE] [--fork-url URL [--fork-block N|latest]] [--unsafe-sandbox]
              [--library ethers|viem] [--env-detail paper|full] [--naive] [--sample N]
-             [--nl-level precise|moderate|vague] [--scoring paper|ours] [--protocol paper|ours]
+             [--nl-level precise|moderate|vague] [--scoring paper|ours] [--protocol paper|ours|tools]
              [--tasks-dir DIR]…
       Run the benchmark (default: --model reference --split paper --seed 1 --concurrency 2
       --out .questbench/results/<model>). --split paper is the paper's 107 tasks (max 10,700); hard is
@@ -40,7 +40,9 @@ export const HELP = `Usage:
       default), moderately or vaguely, with the same values;
       --scoring paper also scores each paper task the paper's way, reported beside ours, never mixed in;
       --protocol paper runs the paper's composites under the paper implementation's protocol (its plan's
-      subtasks drive the rounds, 3 tries each, query/error/submit control JSON, decay 0 at no round).
+      subtasks drive the rounds, 3 tries each, query/error/submit control JSON, decay 0 at no round);
+      --protocol tools runs every task as a tool-using agent (native function calling: reads, simulate,
+      send_transaction, sign_typed_data, answer/refuse/finish; docs/PROTOCOLS.md), scored by the same checks.
       --unsafe-sandbox runs an untrusted model (provider or scripted:) on a set-up missing a sandbox
       barrier, which is otherwise refused; results.json and the leaderboard mark such a run.
   questbench report <results.json or dirs…> --out DIR [--force]

@@ -27,9 +27,10 @@ export type RunModes = {
    * `--protocol paper`: composites of the paper's tasks run the paper implementation's protocol (its
    * plan's subtasks drive the rounds, 3 tries per subtask, query / error / submit control JSON,
    * decay 0 when no round counted; src/protocol/paperComposite.ts); absent: ours
-   * (src/protocol/composite.ts). README "Comparing with the paper".
+   * (src/protocol/composite.ts). README "Comparing with the paper". `--protocol tools`: every task
+   * as a tool-using conversation, scored by the same checks and ledger (docs/PROTOCOLS.md).
    */
-  protocol?: "paper" | undefined;
+  protocol?: "paper" | "tools" | undefined;
 };
 
 /** Options of one benchmark run (the CLI flags of `npx questbench`, README). */
@@ -204,8 +205,9 @@ function applyModeFlags(o: RunOptions, values: FlagValues): void {
       oneOf(values.scoring, "scoring", ["paper", "ours"] as const) === "paper" ? "paper" : undefined;
   // The paper implementation's composite protocol; `ours` is the default.
   if (values.protocol !== undefined)
-    modes.protocol =
-      oneOf(values.protocol, "protocol", ["paper", "ours"] as const) === "paper" ? "paper" : undefined;
+    modes.protocol = ({ paper: "paper", tools: "tools", ours: undefined } as const)[
+      oneOf(values.protocol, "protocol", ["paper", "ours", "tools"] as const)
+    ];
   const set = Object.fromEntries(Object.entries(modes).filter(([, v]) => v !== undefined)) as RunModes;
   o.modes = Object.keys(set).length > 0 ? set : undefined;
 }

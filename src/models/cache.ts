@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { ChatMessage, SamplingSettings, Usage } from "./types.ts";
+import type { ChatMessage, SamplingSettings, ToolCall, ToolDefinition, Usage } from "./types.ts";
 
 /** `on`: read and write; `off`: neither; `replay`: read only, a miss is a provider error (no request is made). */
 export type CacheMode = "on" | "off" | "replay";
@@ -15,19 +15,32 @@ export type CacheKeyParts = {
   sampling: SamplingSettings;
   /** The instance's epoch: epochs are independent samples even when their prompts coincide. */
   epoch: number;
+  /** `--protocol tools`: the tools offered (absent: none, and the key is the one it always was). */
+  tools?: ToolDefinition[] | undefined;
 };
 
 /** One cache file (`<dir>/<provider>/<model>/<hh>/<sha256>.json`). */
 export type CacheEntry = {
   version: 1;
-  key: Omit<CacheKeyParts, "messages"> & { messagesSha256: string };
-  response: { text: string; usage: Usage; finishReason: string | null };
+  key: Omit<CacheKeyParts, "messages" | "tools"> & { messagesSha256: string; toolsSha256?: string };
+  response: { text: string; toolCalls?: ToolCall[] | undefined; usage: Usage; finishReason: string | null };
   raw: unknown;
   createdAt: string;
 };
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 const slug = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 120);
+
+/**
+ * A message as the key reads it: `[role, content]`, plus its tool calls or the call it answers
+ * under `--protocol tools` (so a text conversation keeps the key it always had).
+ */
+const keyOf = (m: ChatMessage): unknown[] =>
+  m.toolCalls?.length
+    ? [m.role, m.content, m.toolCalls.map((c) => [c.id, c.name, c.arguments])]
+    : m.toolCallId !== undefined
+      ? [m.role, m.content, m.toolCallId]
+      : [m.role, m.content];
 
 /** The cache key: sha256 over the canonical JSON of the key parts (fixed field order, hex). */
 export function cacheKey(parts: CacheKeyParts): string {
@@ -36,9 +49,10 @@ export function cacheKey(parts: CacheKeyParts): string {
       v: 1,
       provider: parts.provider,
       model: parts.model,
-      messages: parts.messages.map((m) => [m.role, m.content]),
+      messages: parts.messages.map(keyOf),
       sampling: [parts.sampling.temperature, parts.sampling.maxTokens, parts.sampling.seed],
       epoch: parts.epoch,
+      ...(parts.tools?.length ? { tools: parts.tools } : {}),
     }),
   );
 }
@@ -86,10 +100,14 @@ export function createResponseCache(p: { dir: string; mode: CacheMode }): Respon
     put(parts, response, raw) {
       if (p.mode !== "on") return;
       const target = file(parts);
-      const { messages, ...rest } = parts;
+      const { messages, tools, ...rest } = parts;
       const entry: CacheEntry = {
         version: 1,
-        key: { ...rest, messagesSha256: sha256(JSON.stringify(messages.map((m) => [m.role, m.content]))) },
+        key: {
+          ...rest,
+          messagesSha256: sha256(JSON.stringify(messages.map(keyOf))),
+          ...(tools?.length ? { toolsSha256: sha256(JSON.stringify(tools)) } : {}),
+        },
         response,
         raw,
         createdAt: new Date().toISOString(),

@@ -12,6 +12,8 @@ export function caseModel(c: TaskCase): ModelClient {
   return {
     id: `case:${c.name}`,
     async generate({ instance, world, step, round }) {
+      if (step === "turn")
+        throw new ModelProviderError(`case ${c.path}: cases answer modules, not tool calls`);
       const text = caseResponse(c, step, round);
       if (text === undefined)
         throw new ModelProviderError(`case ${c.path}: no response for ${step} ${round ?? ""}`.trim());

@@ -13,7 +13,9 @@ export type ProviderErrorCode =
   | "cache_miss"
   | "http_error"
   /** The run stopped after N identical non-retryable 4xx answers (src/models/breaker.ts). */
-  | "run_stopped";
+  | "run_stopped"
+  /** `--protocol tools`: the endpoint refused the tool definitions (no native function calling). */
+  | "tools_unsupported";
 
 /**
  * A provider call failed: after the SDK's own retries (429, 408, 409, 5xx, timeouts, connection

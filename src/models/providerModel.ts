@@ -48,6 +48,20 @@ export function apiKeyOf(model: ResolvedModel, env: NodeJS.ProcessEnv = process.
   );
 }
 
+/**
+ * A 400/404/422 answer to a request that carried tools and names them (vLLM without tool parsing,
+ * Ollama's "does not support tools", a gateway without function calling): said as such, so the run
+ * stops with a line naming the cause instead of falling back to another protocol.
+ */
+function toolsRefusal(error: ProviderCallError, parts: CacheKeyParts): ProviderCallError {
+  if (!parts.tools?.length || error.code !== "bad_request" || !/tool|function/i.test(error.message))
+    return error;
+  return new ProviderCallError(
+    `${error.message.split("\n")[0]} — the endpoint does not take tool definitions, which --protocol tools needs (native function calling; docs/PROTOCOLS.md)`,
+    { code: "tools_unsupported", status: error.status },
+  );
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -93,7 +107,9 @@ export function providerModel(
     let retryWaitMs = 0;
     for (let attempt = 0; ; attempt++) {
       try {
-        const response = await limit.run(() => adapter.generate(parts.messages, sampling, { onRetry }));
+        const response = await limit.run(() =>
+          adapter.generate(parts.messages, sampling, { onRetry }, parts.tools),
+        );
         return {
           ...response,
           retries: response.retries + retries,
@@ -128,6 +144,7 @@ export function providerModel(
         messages: request.messages,
         sampling,
         epoch: request.instance.epoch,
+        ...(request.tools?.length ? { tools: request.tools } : {}),
       };
       const hit = cache.get(parts);
       let response: AdapterResponse;
@@ -146,11 +163,16 @@ export function providerModel(
         try {
           response = await call(parts, request.onRetry);
         } catch (error) {
-          throw error instanceof ProviderCallError ? breaker.record(error) : error;
+          throw error instanceof ProviderCallError ? breaker.record(toolsRefusal(error, parts)) : error;
         }
         cache.put(
           parts,
-          { text: response.text, usage: response.usage, finishReason: response.finishReason },
+          {
+            text: response.text,
+            ...(response.toolCalls?.length ? { toolCalls: response.toolCalls } : {}),
+            usage: response.usage,
+            finishReason: response.finishReason,
+          },
           response.raw,
         );
       }
@@ -162,6 +184,7 @@ export function providerModel(
       if (stats.spentUsd !== null && costUsd !== null && !cached) stats.spentUsd += costUsd;
       return {
         text: response.text,
+        ...(response.toolCalls?.length ? { toolCalls: response.toolCalls } : {}),
         usage: response.usage,
         raw: response.raw,
         cached,

@@ -1,6 +1,6 @@
 import { ModelProviderError } from "../errors.ts";
 import { fillPlaceholders } from "../tasks/placeholders.ts";
-import type { ModelClient } from "./types.ts";
+import type { GoldActions, ModelClient, ToolCall } from "./types.ts";
 
 /**
  * The `reference` model (README "Write your own task", gold answers): answers with the gold responses shipped in each task spec
@@ -14,7 +14,12 @@ import type { ModelClient } from "./types.ts";
 export function referenceModel(): ModelClient {
   return {
     id: "reference",
-    async generate({ spec, instance, world, step, round, protocol, subtask }) {
+    replaysGold: true,
+    async generate({ spec, instance, world, step, round, protocol, subtask, gold: actions }) {
+      if (protocol === "tools") {
+        if (!actions) throw new ModelProviderError(`task ${spec.id}: no gold actions to replay`);
+        return { text: "", toolCalls: goldToolCalls(actions, spec.split) };
+      }
       const gold = spec.reference;
       const fill = (text: string) => fillPlaceholders(text, instance, world);
       if (protocol === "paper" && step === "plan" && gold?.plan && gold.rounds?.length) {
@@ -54,4 +59,18 @@ function goldPlanSteps(plan: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** The gold run's actions as one turn of tool calls (ids `gold-1`, `gold-2`, …). */
+function goldToolCalls(actions: GoldActions, split: string): ToolCall[] {
+  const calls: { name: string; arguments: unknown }[] = actions.steps.map((step) =>
+    step.kind === "sign"
+      ? { name: "sign_typed_data", arguments: step.typedData }
+      : { name: "send_transaction", arguments: step.request },
+  );
+  if (actions.refusal) calls.push({ name: "refuse", arguments: { reason: actions.refusal.reason } });
+  else if (actions.answer && split !== "composite")
+    calls.push({ name: "answer", arguments: { answer: actions.answer } });
+  else calls.push({ name: "finish", arguments: actions.answer ? { answer: actions.answer } : {} });
+  return calls.map((c, i) => ({ id: `gold-${i + 1}`, name: c.name, arguments: JSON.stringify(c.arguments) }));
 }

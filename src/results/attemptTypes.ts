@@ -18,7 +18,9 @@ export type FailureClass =
   | "provider_error"
   | "infra_error"
   /** A `scripted:DIR` model without a response file for the task or a round of it: scored 0. */
-  | "no_answer";
+  | "no_answer"
+  /** `--protocol tools`: the turn budget ran out before an ending tool was called, and the checks did not hold. */
+  | "turn_budget";
 
 export type Failure = { class: FailureClass; reason: string; code?: string | undefined };
 
@@ -48,8 +50,11 @@ export type TransactionRecord = {
 export type RoundRecord = {
   round: number;
   response: string;
-  /** What the round did: sent a transaction, returned an answer, failed, reported an error, or only submitted. */
-  kind: "transaction" | "answer" | "failed" | "error_report" | "submit_only";
+  /**
+   * What the round did: sent a transaction, returned an answer, failed, reported an error, or only
+   * submitted; under `--protocol tools` a round is one transaction or one EIP-712 signature (`signature`).
+   */
+  kind: "transaction" | "answer" | "failed" | "error_report" | "submit_only" | "signature";
   /** True when the round counts in K_act (every execution round; a bare submit does not). */
   counted: boolean;
   transaction?: TransactionRecord | undefined;
@@ -119,4 +124,36 @@ export type CompositeRecord = {
    * with an unreadable plan).
    */
   planParse?: "json" | "list" | "fallback" | undefined;
+};
+
+/** One tool call of a `--protocol tools` attempt, as the harness ran it (docs/PROTOCOLS.md "Results"). */
+export type ToolCallRecord = {
+  /** 1-based model turn. */
+  turn: number;
+  name: string;
+  /** The arguments as the model wrote them (JSON text, cut at 4,000 characters). */
+  arguments: string;
+  /** False when the call was refused or failed (unknown tool, malformed or bad arguments, a failed read). */
+  ok: boolean;
+  /** The result sent back to the model (JSON text, cut at 4,000 characters). */
+  result: string;
+};
+
+/** How a `--protocol tools` attempt went (results.json `instances[].tools`). */
+export type ToolsRecord = {
+  /** Model turns taken, and the most allowed. */
+  turns: number;
+  turnBudget: number;
+  /** Transactions the attempt may send. */
+  sendBudget: number;
+  /** How it ended: an ending tool, the turn budget, or an integrity violation. */
+  endedBy: "finish" | "answer" | "refuse" | "turn_budget" | "integrity_violation";
+  /** Tool calls made (every call, refused ones included). */
+  toolCalls: number;
+  /** Transactions sent (mined or refused by the node) and EIP-712 signatures made. */
+  sent: number;
+  signed: number;
+  /** Every transaction sent was simulated first with the same target, calldata and value (null: none sent). */
+  simulatedBeforeSent: boolean | null;
+  calls: ToolCallRecord[];
 };

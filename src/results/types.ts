@@ -13,6 +13,8 @@ import type {
   IntegrityViolationRecord,
   PlanSubtask,
   RoundRecord,
+  ToolCallRecord,
+  ToolsRecord,
   TransactionRecord,
 } from "./attemptTypes.ts";
 import type { ForkRecord, RunManifest, RunSelection } from "./manifestTypes.ts";
@@ -34,6 +36,8 @@ export type {
   RunModes,
   RunSelection,
   SafetyFlag,
+  ToolCallRecord,
+  ToolsRecord,
   TransactionRecord,
 };
 
@@ -88,6 +92,8 @@ export type InstanceResult = {
   timings: Record<string, number>;
   /** Composite attempts: K values, decay and the round transcript. */
   composite?: CompositeRecord | undefined;
+  /** `--protocol tools` (docs/PROTOCOLS.md): every tool call and its result, and how the conversation went. */
+  tools?: ToolsRecord | undefined;
   /**
    * Composite tasks: the workflow pattern Figures 4–5 group the result by (src/tasks/patterns.ts
    * `compositePattern`; the paper, §3.2 "composite_structure"), recorded when the result is built

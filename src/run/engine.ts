@@ -192,6 +192,7 @@ export function createRun(options: RunOptions, fork: ForkContext | null): Run {
       : missingScriptedAnswers(
           scriptedDir,
           selected.map((t) => ({ id: t.spec.id, split: t.spec.split })),
+          options.modes?.protocol,
         );
   const budget =
     options.budget !== undefined && resolved?.price

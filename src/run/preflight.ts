@@ -26,7 +26,11 @@ export function preflight(options: RunOptions, lastCheck?: () => void): string[]
   checkFolderSettings(dir, options);
   const selected = indexedSelection(taskIndex(options.tasksDirs), options);
   if (options.model.startsWith("scripted:")) {
-    const missing = missingScriptedAnswers(options.model.slice("scripted:".length), selected);
+    const missing = missingScriptedAnswers(
+      options.model.slice("scripted:".length),
+      selected,
+      options.modes?.protocol,
+    );
     if (missing.size > 0)
       warnings.push(
         `${options.model} has no answer for ${missing.size} selected task(s), scored 0 as no_answer: ${[

@@ -1,12 +1,15 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { ProviderCallError, providerCallError } from "../errors.ts";
+import type { ChatMessage } from "../types.ts";
 import { observeRetries, retryObservingFetch } from "./retries.ts";
 import type { Adapter, AdapterParameters } from "./types.ts";
 
 /**
  * The Anthropic Messages adapter (`@anthropic-ai/sdk`). System messages become the `system` field;
  * the answer is the concatenation of the text blocks (thinking blocks stay in `raw`). Anthropic takes
- * no seed. Input tokens include cache writes and reads.
+ * no seed. Input tokens include cache writes and reads. Tools (`--protocol tools`) go as `tools[]`
+ * with `input_schema`; an assistant turn's calls as `tool_use` blocks, and the results of one turn as
+ * `tool_result` blocks of one user message (a text after them joins that message).
  * @example
  * const adapter = anthropicAdapter({ baseURL: "https://api.anthropic.com", apiKey, model: "claude-sonnet-4-5", maxRetries: 5, timeoutMs: 600_000, seed: false });
  */
@@ -29,7 +32,7 @@ export function anthropicAdapter(p: AdapterParameters): Adapter {
   const where = `${p.model} at ${p.baseURL}`;
   return {
     api: "anthropic",
-    async generate(messages, settings, hooks = {}) {
+    async generate(messages, settings, hooks = {}, tools = undefined) {
       const system = messages
         .filter((m) => m.role === "system")
         .map((m) => m.content)
@@ -37,11 +40,15 @@ export function anthropicAdapter(p: AdapterParameters): Adapter {
       const body: Anthropic.MessageCreateParamsNonStreaming = {
         model: p.model,
         max_tokens: settings.maxTokens,
-        messages: messages
-          .filter((m) => m.role !== "system")
-          .map((m) => ({ role: m.role as "user" | "assistant", content: m.content })),
+        messages: toAnthropic(messages),
       };
       if (system) body.system = system;
+      if (tools?.length)
+        body.tools = tools.map((t) => ({
+          name: t.name,
+          description: t.description,
+          input_schema: t.parameters as Anthropic.Tool.InputSchema,
+        }));
       // SDK 1.x no longer types `temperature` (deprecated for the newest models), but the 4.5 models of
       // the paper still take it and the SDK sends the body as given.
       if (settings.temperature !== null)
@@ -64,7 +71,11 @@ export function anthropicAdapter(p: AdapterParameters): Adapter {
           details: JSON.stringify(message)?.slice(0, 300),
         });
       const usage = message.usage;
+      const toolCalls = blocks
+        .filter((b): b is Anthropic.ToolUseBlock => b?.type === "tool_use")
+        .map((b) => ({ id: String(b.id), name: String(b.name), arguments: JSON.stringify(b.input ?? {}) }));
       return {
+        ...(toolCalls.length ? { toolCalls } : {}),
         text: blocks
           .filter((b): b is Anthropic.TextBlock => b?.type === "text" && typeof b.text === "string")
           .map((b) => b.text)
@@ -82,4 +93,52 @@ export function anthropicAdapter(p: AdapterParameters): Adapter {
       };
     },
   };
+}
+
+/**
+ * The conversation in the Messages wire format: system messages left out (they are `system`), tool
+ * calls as `tool_use` blocks, and consecutive tool results and user texts merged into one user
+ * message (roles must alternate). A call's arguments that are not a JSON object go as `{}`: the
+ * harness already answered that call with its error.
+ */
+function toAnthropic(messages: ChatMessage[]): Anthropic.MessageParam[] {
+  const out: Anthropic.MessageParam[] = [];
+  for (const m of messages) {
+    if (m.role === "system") continue;
+    if (m.role === "assistant") {
+      const content: Anthropic.ContentBlockParam[] = [
+        ...(m.content ? [{ type: "text" as const, text: m.content }] : []),
+        ...(m.toolCalls ?? []).map((c) => ({
+          type: "tool_use" as const,
+          id: c.id,
+          name: c.name,
+          input: inputOf(c.arguments),
+        })),
+      ];
+      out.push({ role: "assistant", content: m.toolCalls?.length ? content : m.content });
+      continue;
+    }
+    const block: Anthropic.ContentBlockParam =
+      m.role === "tool"
+        ? { type: "tool_result", tool_use_id: m.toolCallId ?? "", content: m.content }
+        : { type: "text", text: m.content };
+    const last = out.at(-1);
+    if (last?.role === "user" && (m.role === "tool" || Array.isArray(last.content))) {
+      const blocks =
+        typeof last.content === "string" ? [{ type: "text" as const, text: last.content }] : last.content;
+      last.content = [...blocks, block];
+    } else out.push({ role: "user", content: m.role === "tool" ? [block] : m.content });
+  }
+  return out;
+}
+
+function inputOf(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
 }

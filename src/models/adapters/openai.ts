@@ -1,5 +1,6 @@
 import type OpenAI from "openai";
 import { ProviderCallError, providerCallError } from "../errors.ts";
+import type { ChatMessage } from "../types.ts";
 import { observeRetries, retryObservingFetch } from "./retries.ts";
 import type { Adapter, AdapterParameters } from "./types.ts";
 
@@ -10,6 +11,8 @@ import type { Adapter, AdapterParameters } from "./types.ts";
  * Sends `temperature` unless null, the output cap as `max_tokens` or `max_completion_tokens`, and
  * `seed` where the provider accepts one. Only the message `content` is the answer: reasoning that some
  * providers return beside it (`reasoning_content`, `reasoning`) is kept in `raw`, not in `text`.
+ * Tools (`--protocol tools`) go as `tools[].function`; an assistant turn's calls as `tool_calls`, each
+ * result as a `tool` message with its `tool_call_id`.
  * @example
  * const adapter = openaiAdapter({ baseURL: "https://api.openai.com/v1", apiKey, model: "gpt-5", maxRetries: 5, timeoutMs: 600_000, seed: true });
  * const { text, usage } = await adapter.generate([{ role: "user", content: "hi" }], { temperature: null, maxTokens: 1000, seed: null });
@@ -34,12 +37,17 @@ export function openaiAdapter(p: AdapterParameters): Adapter {
   const where = `${p.model} at ${p.baseURL}`;
   return {
     api: "openai",
-    async generate(messages, settings, hooks = {}) {
+    async generate(messages, settings, hooks = {}, tools = undefined) {
       const body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming = {
         model: p.model,
-        messages: messages.map((m) => ({ role: m.role, content: m.content })),
+        messages: messages.map(toOpenAI),
         [p.maxTokensParam ?? "max_tokens"]: settings.maxTokens,
       };
+      if (tools?.length)
+        body.tools = tools.map((t) => ({
+          type: "function",
+          function: { name: t.name, description: t.description, parameters: t.parameters },
+        }));
       if (settings.temperature !== null) body.temperature = settings.temperature;
       if (p.seed && settings.seed !== null) body.seed = settings.seed;
       const { OpenAI, client } = await connect();
@@ -66,8 +74,20 @@ export function openaiAdapter(p: AdapterParameters): Adapter {
           retryable: true,
         });
       const usage = completion.usage;
+      const toolCalls = (choice.message.tool_calls ?? []).flatMap((c) =>
+        c?.type === "function" && c.function
+          ? [
+              {
+                id: String(c.id ?? ""),
+                name: String(c.function.name ?? ""),
+                arguments: String(c.function.arguments ?? ""),
+              },
+            ]
+          : [],
+      );
       return {
         text: content ?? "",
+        ...(toolCalls.length ? { toolCalls } : {}),
         usage: {
           inputTokens: usage?.prompt_tokens ?? 0,
           outputTokens: usage?.completion_tokens ?? 0,
@@ -79,4 +99,20 @@ export function openaiAdapter(p: AdapterParameters): Adapter {
       };
     },
   };
+}
+
+/** One message in the chat-completions wire format. */
+function toOpenAI(m: ChatMessage): OpenAI.Chat.ChatCompletionMessageParam {
+  if (m.role === "tool") return { role: "tool", tool_call_id: m.toolCallId ?? "", content: m.content };
+  if (m.role === "assistant" && m.toolCalls?.length)
+    return {
+      role: "assistant",
+      content: m.content || null,
+      tool_calls: m.toolCalls.map((c) => ({
+        id: c.id,
+        type: "function",
+        function: { name: c.name, arguments: c.arguments },
+      })),
+    };
+  return { role: m.role, content: m.content } as OpenAI.Chat.ChatCompletionMessageParam;
 }

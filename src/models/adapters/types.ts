@@ -1,8 +1,17 @@
-import type { ChatMessage, RetryNotice, SamplingSettings, Usage } from "../types.ts";
+import type {
+  ChatMessage,
+  RetryNotice,
+  SamplingSettings,
+  ToolCall,
+  ToolDefinition,
+  Usage,
+} from "../types.ts";
 
 /** What an adapter returns for one call: the completion text, token counts and the provider's raw answer. */
 export type AdapterResponse = {
   text: string;
+  /** The tool calls of the answer (`--protocol tools`); absent or empty when it called none. */
+  toolCalls?: ToolCall[] | undefined;
   usage: Usage;
   /** The provider's finish/stop reason (`stop`, `length`, `end_turn`, `max_tokens` …), when given. */
   finishReason: string | null;
@@ -28,6 +37,8 @@ export type Adapter = {
     messages: ChatMessage[],
     settings: SamplingSettings,
     hooks?: { onRetry?: ((notice: RetryNotice) => void) | undefined },
+    /** `--protocol tools`: the tools offered (sent as the wire format's tool definitions). */
+    tools?: ToolDefinition[] | undefined,
   ): Promise<AdapterResponse>;
 };
 
