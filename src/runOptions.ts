@@ -112,10 +112,12 @@ export const modelSlug = (model: string) => model.replace(/[^A-Za-z0-9._-]+/g, "
 /**
  * Where a run writes results.json and instances.jsonl: `--out`, else `.questbench/results/<model-slug>/`
  * (relative to the working directory; the slug of the model's identity, src/models/identity.ts), so
- * runs of two models never share a folder and a local endpoint keeps its folder across ports.
+ * runs of two models never share a folder and a local endpoint keeps its folder across ports; a
+ * `--protocol tools` run's folder ends in `.tools`, beside the same model's code-protocol folder.
  */
-export const outDir = (o: Pick<RunOptions, "out" | "model" | "name">) =>
-  o.out ?? `.questbench/results/${modelSlug(modelIdentity(o.model, o.name))}`;
+export const outDir = (o: Pick<RunOptions, "out" | "model" | "name"> & { modes?: RunModes | undefined }) =>
+  o.out ??
+  `.questbench/results/${modelSlug(modelIdentity(o.model, o.name))}${o.modes?.protocol === "tools" ? ".tools" : ""}`;
 
 /**
  * Where a watch-mode run (`npx vitest --mode M` in a terminal) writes without `--out`:

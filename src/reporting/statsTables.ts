@@ -143,8 +143,54 @@ export function pairsTable(runs: readonly MergedRun[]): PaperTable | null {
   };
 }
 
+/**
+ * One row per model run under both protocols (the code protocol and `--protocol tools`, docs/PROTOCOLS.md
+ * "Reports"): tasks both ran, tasks each passes (mean score ≥ 60 over its instances), and the tasks
+ * only one protocol solves, by id. Null when no model ran under both.
+ */
+export function protocolsTable(runs: readonly MergedRun[]): PaperTable | null {
+  const byLabel = new Map(runs.map((r) => [r.model, r]));
+  const rows: string[][] = [];
+  for (const tools of runs) {
+    const code = tools.manifest.modes?.protocol === "tools" ? byLabel.get(tools.manifest.model) : undefined;
+    if (!code) continue;
+    const passed = (run: MergedRun) =>
+      new Map(
+        taskScores(run.results.instances.filter((i) => !isProviderError(i))).map((t) => [
+          t.taskId,
+          t.mean >= 60,
+        ]),
+      );
+    const a = passed(code);
+    const b = passed(tools);
+    const both = [...a.keys()].filter((id) => b.has(id)).sort();
+    const only = (x: Map<string, boolean>, y: Map<string, boolean>) =>
+      both.filter((id) => x.get(id) && !y.get(id));
+    const list = (ids: string[]) => (ids.length === 0 ? "—" : ids.join(", "));
+    rows.push([
+      code.model,
+      String(both.length),
+      String(both.filter((id) => a.get(id)).length),
+      String(both.filter((id) => b.get(id)).length),
+      list(only(a, b)),
+      list(only(b, a)),
+    ]);
+  }
+  if (rows.length === 0) return null;
+  return {
+    id: "protocols",
+    label: "Protocols side by side",
+    caption:
+      "One model under both protocols (beyond the paper): the code protocol (a TypeScript module per step) and --protocol tools (native function calling), over the tasks both ran; a task passes when its mean score over its instances is ≥ 60.",
+    header: ["Model", "Tasks", "Passed (code)", "Passed (tools)", "Only code solves", "Only tools solves"],
+    align: ["l", "r", "r", "r", "l", "l"],
+    rows,
+  };
+}
+
 /** The tables of this module that have something to show, in report order. */
 export function statsTables(runs: readonly MergedRun[]): PaperTable[] {
   const pairs = pairsTable(runs);
-  return [passKTable(runs), ...(pairs ? [pairs] : [])];
+  const protocols = protocolsTable(runs);
+  return [passKTable(runs), ...(pairs ? [pairs] : []), ...(protocols ? [protocols] : [])];
 }

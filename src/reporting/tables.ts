@@ -8,7 +8,7 @@ import { quadrantCounts, quadrantMedians, quadrants } from "./quadrants.ts";
  * disagree. Every number comes from a {@link LeaderboardRow} (src/results reducers).
  */
 export type PaperTable = {
-  id: "table1" | "table2" | "table8" | "table9" | "table10" | "hard" | "passk" | "pairs";
+  id: "table1" | "table2" | "table8" | "table9" | "table10" | "hard" | "passk" | "pairs" | "protocols";
   /** The table's name in Markdown and HTML ("Table 1"); LaTeX numbers its own tables. */
   label: string;
   /** The caption text, without a "Table N:" (it may begin with the label, as the hard table's does). */

@@ -25,6 +25,14 @@ export function describeModes(modes: RunManifest["modes"]): string {
   return parts.length === 0 ? "default" : parts.join(", ");
 }
 
+/**
+ * What a run is compared as: its model, marked ` (tools)` under `--protocol tools` (docs/PROTOCOLS.md
+ * "Reports"): the protocol is a run setting, so one model under both protocols makes two rows side by side.
+ */
+export function runLabel(manifest: Pick<RunManifest, "model" | "modes">): string {
+  return manifest.modes?.protocol === "tools" ? `${manifest.model} (tools)` : manifest.model;
+}
+
 /** One model's merged run: its shards, seeds and epochs joined. */
 export type MergedRun = { model: string; manifest: RunManifest; sources: string[]; results: RunResults };
 
@@ -38,7 +46,8 @@ function comparableFields(m: RunManifest): Record<string, unknown> {
     chainId: m.chainId,
     "fork.blockNumber": fork?.blockNumber ?? null,
     "fork.blockHash": fork?.blockHash ?? null,
-    modes: describeModes(m.modes),
+    // The tool protocol is compared side by side (a row of its own, {@link runLabel}), not refused.
+    modes: describeModes(m.modes?.protocol === "tools" ? { ...m.modes, protocol: undefined } : m.modes),
   };
 }
 
@@ -79,8 +88,10 @@ export function mergeRuns(
     }
   }
   const byModel = new Map<string, LoadedRun[]>();
-  for (const run of runs)
-    byModel.set(run.results.manifest.model, [...(byModel.get(run.results.manifest.model) ?? []), run]);
+  for (const run of runs) {
+    const label = runLabel(run.results.manifest);
+    byModel.set(label, [...(byModel.get(label) ?? []), run]);
+  }
   const merged: MergedRun[] = [];
   for (const [model, group] of byModel) {
     const seen = new Map<string, string>();

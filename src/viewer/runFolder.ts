@@ -11,6 +11,7 @@ import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } fro
 import path from "node:path";
 import { INSTANCES_FILE, RESULTS_FILE } from "../results/folder.ts";
 import { instanceKey } from "../results/instanceOrder.ts";
+import { runLabel } from "../results/merge.ts";
 import type { InstanceResult, RunManifest, RunResults } from "../results/types.ts";
 
 /**
@@ -185,7 +186,9 @@ export class RunFolder {
   get info(): RunInfo {
     const m = this.manifest;
     return {
-      model: m?.model ?? this.firstModel ?? path.basename(this.dir),
+      model: m?.model
+        ? runLabel({ model: m.model, modes: m.modes })
+        : (this.firstModel ?? path.basename(this.dir)),
       seed: m?.seed ?? null,
       epochs: m?.epochs ?? null,
       startedAt: m?.startedAt ?? null,
