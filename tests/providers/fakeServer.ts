@@ -22,6 +22,11 @@ export type FakeRequest = {
 /** How the server answers one request. */
 export type Behavior =
   | { kind: "answer"; text: string; finishReason?: string }
+  /**
+   * Tool calls (`tool_calls` / `tool_use` blocks). `arguments` is the JSON text of the call; for
+   * Anthropic, whose `input` is always an object, text that is not a JSON object goes as `{ "_raw": text }`.
+   */
+  | { kind: "tools"; calls: { id: string; name: string; arguments: string }[]; text?: string }
   | { kind: "status"; status: number; headers?: Record<string, string>; body?: unknown }
   | { kind: "slow"; delayMs: number; next: Behavior }
   | { kind: "raw"; body: string; contentType?: string }
@@ -63,6 +68,41 @@ function anthropicBody(text: string, req: FakeRequest, finishReason = "end_turn"
     stop_reason: finishReason,
     stop_sequence: null,
     usage: { input_tokens: tokens(req.messages.map((m) => m.content).join("")), output_tokens: tokens(text) },
+  };
+}
+
+type ToolsBehavior = Extract<Behavior, { kind: "tools" }>;
+
+function openaiTools(b: ToolsBehavior, req: FakeRequest) {
+  const body = openaiBody(b.text ?? "", req, "tool_calls");
+  body.choices[0]!.message = {
+    role: "assistant",
+    content: b.text ?? null,
+    refusal: null,
+    tool_calls: b.calls.map((c) => ({
+      id: c.id,
+      type: "function",
+      function: { name: c.name, arguments: c.arguments },
+    })),
+  } as never;
+  return body;
+}
+
+function anthropicTools(b: ToolsBehavior, req: FakeRequest) {
+  const input = (text: string) => {
+    try {
+      const v = JSON.parse(text) as unknown;
+      return v && typeof v === "object" && !Array.isArray(v) ? v : { _raw: text };
+    } catch {
+      return { _raw: text };
+    }
+  };
+  return {
+    ...anthropicBody(b.text ?? "", req, "tool_use"),
+    content: [
+      ...(b.text ? [{ type: "text", text: b.text }] : []),
+      ...b.calls.map((c) => ({ type: "tool_use", id: c.id, name: c.name, input: input(c.arguments) })),
+    ],
   };
 }
 
@@ -128,7 +168,13 @@ export async function startFakeProvider(
     }
     if (behavior.kind === "hang") return;
     if (response.destroyed) return;
-    if (behavior.kind === "answer") {
+    if (behavior.kind === "tools") {
+      req.status = 200;
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(
+        JSON.stringify(api === "openai" ? openaiTools(behavior, req) : anthropicTools(behavior, req)),
+      );
+    } else if (behavior.kind === "answer") {
       req.status = 200;
       response.writeHead(200, { "content-type": "application/json" });
       response.end(
