@@ -41,3 +41,25 @@ describe.concurrent("the reference model scores 100 under --protocol paper", () 
     });
   }
 });
+
+// `--protocol tools` (docs/PROTOCOLS.md): every task's gold run, replayed as tool calls, scores 100
+// under the same checks and ledger; a composite's K_act (transactions and signatures; reads are free,
+// so a query round of the gold counts nothing) is at most K_opt (optimal_steps plus the gold's signatures).
+describe.concurrent("the reference model scores 100 under --protocol tools", () => {
+  for (const task of tasks) {
+    test(`${task.spec.id} · seed 2`, async () => {
+      const result = await attempt(task.spec.id, "reference", 2, 0, { protocol: "tools" });
+      expect(result.failure, JSON.stringify(result.checks.filter((c) => !c.passed))).toBeNull();
+      expect(result.score).toBe(100);
+      expect(
+        result.tools?.calls.every((c) => c.ok),
+        JSON.stringify(result.tools?.calls),
+      ).toBe(true);
+      expect(result.tools?.turns).toBe(1);
+      if (result.composite) {
+        expect(result.composite.kAct).toBeLessThanOrEqual(result.composite.kOpt);
+        expect(result.composite.decay).toBe(1);
+      }
+    });
+  }
+});
