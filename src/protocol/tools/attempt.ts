@@ -42,6 +42,10 @@ export const TOOL_TURNS_ATOMIC = 12;
 export const TOOL_SENDS_ATOMIC = 4;
 /** Characters of a tool call's arguments and result kept in results.json. */
 const RECORD_CHARS = 4000;
+/** Characters of one tool result sent back to the model (a longer one is cut and says so). */
+export const TOOL_RESULT_CHARS = 16_000;
+/** Tool calls run per turn; the rest of a longer turn are answered "not run". */
+export const TOOL_CALLS_PER_TURN = 16;
 
 /** The turn and transaction budgets of a task under `--protocol tools` (docs/PROTOCOLS.md "Budgets"). */
 export function toolBudgets(spec: AtomicAttemptParameters["task"]["spec"]): { turns: number; sends: number } {
@@ -129,6 +133,9 @@ export async function runToolsAttempt(p: AtomicAttemptParameters): Promise<Insta
   );
   const guard = await startRpcGuard({
     upstreamUrl: clients.url,
+    // The harness makes the calls one by one and the turn and per-turn caps bound them: the guard's
+    // flood cap (meant for a module's own loop) must not turn a long honest conversation into a violation.
+    maxRequests: Number.POSITIVE_INFINITY,
     typedDataSigner: signTypedData
       ? { privateKey: world.agent.privateKey, chainId: world.chainId }
       : undefined,
@@ -174,11 +181,13 @@ export async function runToolsAttempt(p: AtomicAttemptParameters): Promise<Insta
         });
         continue;
       }
-      for (const call of toolCalls) {
+      for (const [index, call] of toolCalls.entries()) {
         // Every call of the turn gets a result (both wire formats require it); after an ending call, nothing runs.
         const outcome: ToolOutcome = ended
           ? { ok: false, result: { error: "not run: the attempt had already ended" } }
-          : await executeTool(call, definitions, toolCtx);
+          : index >= TOOL_CALLS_PER_TURN
+            ? { ok: false, result: { error: `not run: at most ${TOOL_CALLS_PER_TURN} tool calls run per turn` } }
+            : await executeTool(call, definitions, toolCtx);
         if (outcome.simulated)
           simulations.push(
             JSON.stringify([
@@ -228,7 +237,11 @@ export async function runToolsAttempt(p: AtomicAttemptParameters): Promise<Insta
             feedback: cut(JSON.stringify(outcome.result)),
           });
         }
-        const content = JSON.stringify(outcome.result);
+        const full = JSON.stringify(outcome.result);
+        const content =
+          full.length > TOOL_RESULT_CHARS
+            ? JSON.stringify({ cut: `the result was ${full.length} characters; the first ${TOOL_RESULT_CHARS} follow`, text: full.slice(0, TOOL_RESULT_CHARS) })
+            : full;
         calls.push({
           turn,
           name: cleanText(call.name, 80),

@@ -405,6 +405,24 @@ ${r.feedback ? `<details><summary>feedback to the model</summary><pre>${esc(r.fe
   ])}${rounds}</section>`;
 }
 
+/** A `--protocol tools` attempt: how it went, then every tool call with its arguments and result (docs/PROTOCOLS.md "Results"). */
+function toolsHtml(i) {
+  const t = i.tools;
+  if (!t) return "";
+  const calls = t.calls
+    .map(
+      (c) =>
+        `<tr class="${c.ok ? "" : "bad"}"><td>${c.turn}</td><td>${esc(c.name)}</td><td>${c.ok ? "✓" : "✗"}</td><td><code>${esc(c.arguments)}</code></td><td><code>${esc(c.result)}</code></td></tr>`,
+    )
+    .join("");
+  return `<section class="tools"><h3>Tool calls</h3>${kv([
+    ["turns", `${t.turns} / ${t.turnBudget}`],
+    ["ended by", esc(t.endedBy)],
+    ["calls", `${t.toolCalls} (sent ${t.sent} of ${t.sendBudget}, signed ${t.signed})`],
+    ["simulated before sent", t.simulatedBeforeSent === null ? "—" : t.simulatedBeforeSent ? "yes" : "no"],
+  ])}<table><thead><tr><th>turn</th><th>tool</th><th></th><th>arguments</th><th>result</th></tr></thead><tbody>${calls}</tbody></table></section>`;
+}
+
 function instanceHtml(i, row) {
   const run = state.runs[row[ROW.run]];
   const others = counterparts(row);
@@ -426,7 +444,8 @@ ${(i.safety ?? []).map((f) => `<span class="flag">${esc(f)}</span>`).join("")}
 ${i.transaction ? `<section class="transaction"><h3>Transaction</h3>${txHtml(i.transaction, i.view.transaction)}</section>` : ""}
 ${i.refusal ? `<p>Refused: ${esc(i.refusal.reason)}</p>` : ""}
 ${roundsHtml(i)}
-${!i.composite && i.view.module ? `<section class="module"><h3>Module</h3><pre>${esc(i.view.module)}</pre></section>` : ""}
+${toolsHtml(i)}
+${!i.composite && !i.tools && i.view.module ? `<section class="module"><h3>Module</h3><pre>${esc(i.view.module)}</pre></section>` : ""}
 ${i.integrityViolations?.length ? `<section><h3>Integrity violations</h3><pre>${esc(JSON.stringify(i.integrityViolations, null, 2))}</pre></section>` : ""}
 <section class="reply"><h3>Reply</h3><details${i.composite ? "" : " open"}><summary>${i.response.length} characters</summary><pre>${esc(i.response)}</pre></details></section>
 <section class="prompt"><h3>Prompt</h3>${(i.prompt ?? [])
