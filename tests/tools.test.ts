@@ -204,7 +204,7 @@ describe.each(apis)("a tool-using conversation through the %s SDK", (api, make) 
   });
 });
 
-test("an endpoint that refuses tool definitions stops with one line saying so, not a fallback", async () => {
+test("an endpoint that refuses tool definitions stops the run at its first answer, in one line, not a fallback", async () => {
   script = () => ({
     kind: "status",
     status: 400,
@@ -227,8 +227,10 @@ test("an endpoint that refuses tool definitions stops with one line saying so, n
     () => undefined,
     (e: unknown) => e as { code?: string; message: string },
   );
-  expect(error?.code).toBe("tools_unsupported");
-  expect(error?.message).toMatch(/does not take tool definitions, which --protocol tools needs/);
+  expect(error?.code).toBe("run_stopped");
+  expect(error?.message).toMatch(
+    /^run stopped: .*does not support tools — the endpoint does not take tool definitions, which --protocol tools needs .*Run this model without --protocol tools$/,
+  );
   expect(error?.message.split("\n")).toHaveLength(1);
 });
 

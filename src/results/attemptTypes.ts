@@ -153,6 +153,12 @@ export type ToolsRecord = {
   /** Transactions sent (mined or refused by the node) and EIP-712 signatures made. */
   sent: number;
   signed: number;
+  /**
+   * Atomic tasks: the transactions and signatures the task takes (1, or 0 for a query, plus the gold's
+   * signatures) and the step decay min(1, K_opt / K_act) applied to the checks' score (composites: in `composite`).
+   */
+  kOpt?: number | undefined;
+  decay?: number | undefined;
   /** Every transaction sent was simulated first with the same target, calldata and value (null: none sent). */
   simulatedBeforeSent: boolean | null;
   calls: ToolCallRecord[];

@@ -13,7 +13,14 @@ import { startRpcGuard } from "../../sandbox/rpcGuard.ts";
 import { worldPrices } from "../../validators/effects/executionCost.ts";
 import { ledgerWorld } from "../../validators/effects/ledgerWorld.ts";
 import { safetyFlags } from "../../validators/safety.ts";
-import { atomicScore, failedChecksReason, isPass, OUR_ZERO_ROUNDS_DECAY } from "../../validators/score.ts";
+import {
+  atomicScore,
+  compositeScore,
+  failedChecksReason,
+  isPass,
+  OUR_ZERO_ROUNDS_DECAY,
+  stepDecay,
+} from "../../validators/score.ts";
 import type { SentTransaction } from "../../validators/types.ts";
 import { nextBaseFee, primeWorldClock } from "../../world/pool.ts";
 import {
@@ -186,7 +193,10 @@ export async function runToolsAttempt(p: AtomicAttemptParameters): Promise<Insta
         const outcome: ToolOutcome = ended
           ? { ok: false, result: { error: "not run: the attempt had already ended" } }
           : index >= TOOL_CALLS_PER_TURN
-            ? { ok: false, result: { error: `not run: at most ${TOOL_CALLS_PER_TURN} tool calls run per turn` } }
+            ? {
+                ok: false,
+                result: { error: `not run: at most ${TOOL_CALLS_PER_TURN} tool calls run per turn` },
+              }
             : await executeTool(call, definitions, toolCtx);
         if (outcome.simulated)
           simulations.push(
@@ -240,7 +250,10 @@ export async function runToolsAttempt(p: AtomicAttemptParameters): Promise<Insta
         const full = JSON.stringify(outcome.result);
         const content =
           full.length > TOOL_RESULT_CHARS
-            ? JSON.stringify({ cut: `the result was ${full.length} characters; the first ${TOOL_RESULT_CHARS} follow`, text: full.slice(0, TOOL_RESULT_CHARS) })
+            ? JSON.stringify({
+                cut: `the result was ${full.length} characters; the first ${TOOL_RESULT_CHARS} follow`,
+                text: full.slice(0, TOOL_RESULT_CHARS),
+              })
             : full;
         calls.push({
           turn,
@@ -354,7 +367,14 @@ export async function runToolsAttempt(p: AtomicAttemptParameters): Promise<Insta
   );
   const all = [...checks, effects.check];
   const refusedWrongly = refusal && !expectsRefusal(task);
-  const score = refusedWrongly ? 0 : atomicScore(all);
+  // One transaction is the task (none for a query), plus the signatures the gold makes: every further
+  // transaction or signature decays the score as in a composite, so a step nobody asked for costs even
+  // when it moves no asset the ledger sees (docs/SCORING.md "Tool-using agents").
+  const kOpt = (instance.kind === "query" ? 0 : 1) + (effects.gold?.signatures.length ?? 0);
+  const decay = stepDecay(kOpt, rounds.length, OUR_ZERO_ROUNDS_DECAY);
+  record.kOpt = kOpt;
+  record.decay = decay;
+  const score = refusedWrongly ? 0 : compositeScore(atomicScore(all), decay);
   const passed = isPass(score);
   const failure: Failure | null = passed
     ? null

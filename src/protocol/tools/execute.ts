@@ -119,6 +119,25 @@ const plain = (value: unknown): unknown =>
 
 class ToolError extends Error {}
 
+/** The longest arguments text a call may have (a typed-data permit batch is a few kB). */
+export const MAX_ARGUMENT_CHARS = 64 * 1024;
+/** How deep arguments may nest (the sandbox's result channel allows the same): deeper is refused, not recursed into. */
+export const MAX_ARGUMENT_DEPTH = 64;
+
+/** How deep a parsed JSON value nests (iterative: a hostile depth cannot overflow the stack). */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (!v || typeof v !== "object") continue;
+    if (d > deepest) deepest = d;
+    if (deepest > MAX_ARGUMENT_DEPTH) return deepest;
+    for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return deepest;
+}
+
 /** A human-readable function signature as viem's ABI item ("function " added when missing). */
 function functionOf(signature: string): AbiFunction {
   const text = signature.trim().startsWith("function ") ? signature.trim() : `function ${signature.trim()}`;
@@ -229,6 +248,8 @@ export async function executeTool(
     return error(
       `unknown tool ${JSON.stringify(cleanText(call.name, 80))}; the tools are ${definitions.map((d) => d.name).join(", ")}`,
     );
+  if (call.arguments.length > MAX_ARGUMENT_CHARS)
+    return error(`bad arguments for ${call.name}: more than ${MAX_ARGUMENT_CHARS} characters`);
   let args: Record<string, unknown>;
   try {
     const parsed = JSON.parse(call.arguments === "" ? "{}" : call.arguments) as unknown;
@@ -238,6 +259,8 @@ export async function executeTool(
   } catch (e) {
     return error(`malformed arguments: not JSON (${cleanText((e as Error).message, 120)})`);
   }
+  if (depthOf(args) > MAX_ARGUMENT_DEPTH)
+    return error(`bad arguments for ${call.name}: nested more than ${MAX_ARGUMENT_DEPTH} levels`);
   const validate = validatorOf(definition);
   if (!validate(args)) {
     const first = validate.errors?.[0];
