@@ -57,7 +57,10 @@ describe("--protocol paper: flags", () => {
     expect(optionsFromEnvironment(["vitest", "--", "--protocol=paper"], {}).modes).toEqual({
       protocol: "paper",
     });
-    expect(() => parseRunFlags(["--protocol", "papr"])).toThrow(/--protocol must be paper or ours.*paper/);
+    expect(() => parseRunFlags(["--protocol", "papr"])).toThrow(
+      /--protocol must be paper, ours or tools, got 'papr'; did you mean 'paper'\?/,
+    );
+    expect(parseRunFlags(["--protocol", "tools"]).modes).toEqual({ protocol: "tools" });
   });
 
   test("a result of the other protocol is not resumed, its folder is another set, the report labels it", () => {
