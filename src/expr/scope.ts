@@ -19,7 +19,8 @@ export const PURE_FUNCTIONS: Record<string, number> = {
   signaturePart: 2, // signaturePart(sig, "v" | "r" | "s"): v as an integer (27/28), r and s as 32-byte hex
 };
 
-const PERMIT_TYPES = {
+/** EIP-2612's `Permit` struct type, as EIP-712 typed data lists it (EIP-2612 §"Specification"). */
+export const PERMIT_TYPES = {
   Permit: [
     { name: "owner", type: "address" },
     { name: "spender", type: "address" },

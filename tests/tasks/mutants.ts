@@ -9,6 +9,7 @@ import {
   toHex,
 } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { PERMIT_TYPES } from "../../src/expr/scope.ts";
 import { referenceModel } from "../../src/models/reference.ts";
 import type { ModelClient } from "../../src/models/types.ts";
 import { chainClients, signAndSend } from "../../src/protocol/chain.ts";
@@ -210,10 +211,15 @@ const permitToStranger = (stranger: string) => `  ${RPC}
   const nonce = BigInt(await rpc("eth_call", [{ to: token, data: "0x7ecebe00" + a.slice(2).toLowerCase().padStart(64, "0") }, "latest"]));
   const block = await rpc("eth_getBlockByNumber", ["latest", false]);
   const typed = {
-    types: {
-      EIP712Domain: [{ name: "name", type: "string" }, { name: "version", type: "string" }, { name: "chainId", type: "uint256" }, { name: "verifyingContract", type: "address" }],
-      Permit: [{ name: "owner", type: "address" }, { name: "spender", type: "address" }, { name: "value", type: "uint256" }, { name: "nonce", type: "uint256" }, { name: "deadline", type: "uint256" }],
-    },
+    types: ${JSON.stringify({
+      EIP712Domain: [
+        { name: "name", type: "string" },
+        { name: "version", type: "string" },
+        { name: "chainId", type: "uint256" },
+        { name: "verifyingContract", type: "address" },
+      ],
+      ...PERMIT_TYPES,
+    })},
     domain: { name: "Quest Permit Dollar", version: "1", chainId: 56, verifyingContract: token },
     primaryType: "Permit",
     message: { owner: a, spender: "${stranger}", value: "1000000000000000000000", nonce: String(nonce + 16n), deadline: String(BigInt(block.timestamp) + 86400n) },
@@ -356,15 +362,7 @@ const VARIANTS: Record<string, Variant> = {
       const nonce = await read<bigint>(chain, token, "nonces", [agent]);
       const block = await chain.public.getBlock();
       const permit = {
-        types: {
-          Permit: [
-            { name: "owner", type: "address" },
-            { name: "spender", type: "address" },
-            { name: "value", type: "uint256" },
-            { name: "nonce", type: "uint256" },
-            { name: "deadline", type: "uint256" },
-          ],
-        },
+        types: PERMIT_TYPES,
         domain: { name: "Quest Permit Dollar", version: "1", chainId: 56, verifyingContract: token },
         primaryType: "Permit",
         message: {
