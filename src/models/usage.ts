@@ -80,14 +80,23 @@ export function sumUsage(records: readonly (UsageRecord | undefined)[]): UsageRe
  * addresses tokenize poorly). Atomic: one call, ~1,500 output tokens. Composite: a plan call and
  * `optimalSteps + 1` round calls (one extra for the submit), each re-sending the whole conversation,
  * ~1,000 output tokens and ~150 feedback tokens per round. Reasoning models emit several times more
- * output.
+ * output. `--protocol tools` (docs/PROTOCOLS.md): the prompt includes the tool definitions; K_opt + 2
+ * turns (K_opt 1 for an atomic task: a look, the transaction, the finish), each ~400 output tokens and
+ * ~600 tokens of calls and results added to the conversation.
  */
 export function estimateAttemptUsage(p: {
   promptChars: number;
   split: "atomic" | "composite";
   optimalSteps?: number | undefined;
+  protocol?: "paper" | "tools" | undefined;
 }): { calls: number; inputTokens: number; outputTokens: number } {
   const prompt = Math.ceil(p.promptChars / 3.5);
+  if (p.protocol === "tools") {
+    const turns = (p.split === "atomic" ? 1 : (p.optimalSteps ?? 3)) + 2;
+    let input = 0;
+    for (let i = 0; i < turns; i++) input += prompt + i * 600;
+    return { calls: turns, inputTokens: input, outputTokens: turns * 400 };
+  }
   if (p.split === "atomic") return { calls: 1, inputTokens: prompt, outputTokens: 1500 };
   const calls = (p.optimalSteps ?? 3) + 2;
   let input = 0;

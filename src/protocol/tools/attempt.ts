@@ -39,27 +39,16 @@ import { judgeComposite } from "../composite.ts";
 import { type AttemptWindow, effectCheck, withEffectFlags } from "../effectCheck.ts";
 import { goldCacheFile, readGoldCache, runGold, writeGoldCache } from "../goldRun.ts";
 import { taskHint } from "../prompt.ts";
-import { toolDefinitions } from "./definitions.ts";
+import { toolBudgets, toolDefinitions } from "./definitions.ts";
 import { executeTool, type ToolOutcome } from "./execute.ts";
 import { toolsPrompt } from "./prompt.ts";
 
-/** Turns an atomic attempt may take; a composite gets 4 more per execution round of its budget. */
-export const TOOL_TURNS_ATOMIC = 12;
-/** Transactions an atomic attempt may send; a composite may send its round budget (K_opt × multiplier) plus this. */
-export const TOOL_SENDS_ATOMIC = 4;
 /** Characters of a tool call's arguments and result kept in results.json. */
 const RECORD_CHARS = 4000;
 /** Characters of one tool result sent back to the model (a longer one is cut and says so). */
 export const TOOL_RESULT_CHARS = 16_000;
 /** Tool calls run per turn; the rest of a longer turn are answered "not run". */
 export const TOOL_CALLS_PER_TURN = 16;
-
-/** The turn and transaction budgets of a task under `--protocol tools` (docs/PROTOCOLS.md "Budgets"). */
-export function toolBudgets(spec: AtomicAttemptParameters["task"]["spec"]): { turns: number; sends: number } {
-  if (spec.split !== "composite") return { turns: TOOL_TURNS_ATOMIC, sends: TOOL_SENDS_ATOMIC };
-  const rounds = spec.optimal_steps! * spec.max_rounds_multiplier!;
-  return { turns: TOOL_TURNS_ATOMIC + 4 * rounds, sends: rounds + TOOL_SENDS_ATOMIC };
-}
 
 /**
  * The gold answer's actions on this instance, for a model that replays them (the `reference` model):

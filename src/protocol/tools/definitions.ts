@@ -1,4 +1,5 @@
 import type { ToolDefinition } from "../../models/types.ts";
+import type { TaskSpec } from "../../tasks/types.ts";
 
 /*
  * The tool set of `--protocol tools` (docs/PROTOCOLS.md "Tools"): written once here, sent as is to
@@ -142,4 +143,19 @@ export function toolDefinitions(options: { signTypedData: boolean }): ToolDefini
       parameters: object({ answer: { type: "object" } }),
     },
   ];
+}
+
+/** Turns an atomic attempt may take; a composite gets 4 more per execution round of its budget. */
+export const TOOL_TURNS_ATOMIC = 12;
+/** Transactions an atomic attempt may send; a composite may send its round budget (K_opt × multiplier) plus this. */
+export const TOOL_SENDS_ATOMIC = 4;
+
+/** The turn and transaction budgets of a task under `--protocol tools` (docs/PROTOCOLS.md "Budgets"). */
+export function toolBudgets(spec: Pick<TaskSpec, "split" | "optimal_steps" | "max_rounds_multiplier">): {
+  turns: number;
+  sends: number;
+} {
+  if (spec.split !== "composite") return { turns: TOOL_TURNS_ATOMIC, sends: TOOL_SENDS_ATOMIC };
+  const rounds = spec.optimal_steps! * spec.max_rounds_multiplier!;
+  return { turns: TOOL_TURNS_ATOMIC + 4 * rounds, sends: rounds + TOOL_SENDS_ATOMIC };
 }
