@@ -1,5 +1,5 @@
 import path from "node:path";
-import QuestbenchReporter from "../reporters/questbench.ts";
+import QuestbenchReporter from "./run/reporter.ts";
 import type { RunResults } from "./results/types.ts";
 import { phase } from "./run/phases.ts";
 import { preflight } from "./run/preflight.ts";

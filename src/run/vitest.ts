@@ -39,7 +39,7 @@ declare module "vitest" {
 export const WATCH_IGNORED = ["**/.questbench/**"];
 
 /** The reporter of the benchmark (a module path, as Vitest loads reporters). */
-export const QUESTBENCH_REPORTER = path.join(PROJECT_ROOT, "reporters/questbench.ts");
+export const QUESTBENCH_REPORTER = path.join(PROJECT_ROOT, "src/run/reporter.ts");
 
 /**
  * Which projects of vitest.config.ts a Vitest command line runs: the benchmark unless `--project`
