@@ -65,8 +65,11 @@ export default class QuestbenchReporter implements Reporter {
     });
   }
 
+  /** The context of the project that runs the benchmark: the repository's `benchmark`, a dependent's preset (`questbench` by default), the CLI's root. */
   private provided() {
-    const project = this.vitest.projects.find((p) => p.name === "benchmark") ?? this.vitest.getRootProject();
+    const project =
+      this.vitest.projects.find((p) => p.getProvidedContext().questbench !== undefined) ??
+      this.vitest.getRootProject();
     return project.getProvidedContext() as Partial<ReturnType<typeof project.getProvidedContext>>;
   }
 
