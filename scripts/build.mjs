@@ -15,7 +15,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+// `--root DIR` builds another copy of the project (a test's).
+const rootFlag = process.argv.indexOf("--root");
+const root =
+  rootFlag > 0 ? path.resolve(process.argv[rootFlag + 1]) : fileURLToPath(new URL("..", import.meta.url));
 const src = path.join(root, "src");
 const dist = path.join(root, "dist");
 const PUBLIC_ENTRIES = ["index.d.ts", "vitestPreset.d.ts"];
