@@ -66,7 +66,8 @@ if (errors.length) fail(errors);
 
 writeFileSync(path.join(dist, "BUILT"), `${new Date().toISOString()}\n`);
 const files = walk(dist).length;
-console.log(`build: ${files} files in dist/ (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+// On stderr: stdout of `npm pack --json`, which runs this as prepack, must stay its JSON alone.
+console.error(`build: ${files} files in dist/ (${((performance.now() - started) / 1000).toFixed(1)} s)`);
 
 function fail(diagnostics) {
   const format = {

@@ -227,7 +227,7 @@ describe("npx questbench", () => {
       "--root",
       root,
     ]);
-    expect(built.stdout).toMatch(/build: \d+ files in dist\//);
+    expect(built.stderr).toMatch(/build: \d+ files in dist\//);
     const usage = async () => {
       const r = await loadedModules(path.join(root, "bin/questbench.mjs"), ["--split", "bogus"], {
         cwd: root,
