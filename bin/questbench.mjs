@@ -1,14 +1,13 @@
 #!/usr/bin/env node
-// The `questbench` binary: answers `--help` and `--version` itself, then loads src/cli.ts through
-// Vite's module runner and hands it argv.
+// The `questbench` binary: answers `--help` and `--version` itself, then loads the CLI (src/cli.ts)
+// and hands it argv: the compiled dist/cli.js in the published package (`npm run build`), the
+// TypeScript through Vite's module runner in a checkout that was not built (src/moduleRunner.mjs).
 //
-// `--help` and `--version` need no TypeScript: answered from plain JavaScript before Vite is even
-// imported (loading it and booting a module runner cost ~0.6 s on every such call; `npm run bench`).
+// `--help` and `--version` need no module of the harness: answered from plain JavaScript first.
 //
 // Not through a process-wide TypeScript loader (tsx's `register()`, as before): Node runs such module
 // hooks on a thread of their own and every import of the process crosses it, node_modules included, so
-// Vitest, Vite and what the global setup loads took 3–4× the CPU (docs/PERFORMANCE.md "The author's loop"). Vite's runner
-// transforms only our own .ts files and imports packages natively; the run loads Vite for Vitest anyway.
+// Vitest, Vite and what the global setup loads took 3–4× the CPU (docs/PERFORMANCE.md "The author's loop").
 import { readFileSync } from "node:fs";
 // npm restores the sandbox runtime's `node` link in node_modules/.bin at any later `npm install` (it
 // repairs a package's missing bin links) without rerunning this package's postinstall: remove it again.
@@ -22,8 +21,8 @@ if (argv.includes("--help") || argv.includes("-h")) {
 } else if (argv.includes("--version")) {
   console.log(JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version);
 } else {
-  const { importProjectModule } = await import("../src/moduleRunner.mjs");
-  const { runCli } = await importProjectModule("/src/cli.ts");
+  const { importEntry } = await import("../src/moduleRunner.mjs");
+  const { runCli } = await importEntry("cli");
   await runCli(argv);
   // Everything the run started is closed by now (Vitest, Anvil, the sandbox children), but a handle of
   // Vite's or Vitest's lingers ~5 s before Node would exit on its own; exit as Vitest's own CLI does

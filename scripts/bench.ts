@@ -1,4 +1,4 @@
-// `npm run bench [-- --sections loop,full,bare,concurrency,epochs,sandbox --runs 3 --latency-ms 1000 --levels 1,4,16 --epochs 5 --baseline REF]`
+// `npm run bench [-- --sections loop,full,bare,concurrency,epochs,sandbox,viewer,cli --runs 3 --latency-ms 1000 --levels 1,4,16 --epochs 5 --baseline REF]`
 //
 // The harness's performance figures, measured on this machine in one invocation (docs/PERFORMANCE.md "Measuring"). Not a
 // test: it prints figures and asserts nothing. Every run is a real `questbench` process against
@@ -27,11 +27,14 @@
 //   viewer       `questbench view` (docs/VIEWER.md "Performance"): 20 models × 3 epochs × 196 synthetic instances
 //                generated in the scratch folder; first paint (cold and warm) and each filter's redraw,
 //                measured in headless Chromium (/usr/bin/chromium), against the 1 s target.
+//   cli          the installed package's `questbench` start (README "Install as a dependency"): the tarball
+//                `npm pack` makes (so built) installed into an empty project from npm's cache; median of 5
+//                of --help, --version and three usage errors, each a fresh process, against the 300 ms target.
 //   sandbox      per-execution sandbox overhead, old runtime (the harness's Node) against the
 //                sandbox runtime (Node ≥ 25), and the full reference run's wall-time ratio (docs/SECURITY.md "Design choice: the network barrier").
 //                With --baseline, also the sandbox start and module run of this tree against the
 //                baseline's on the sandbox runtime, cold, in alternating rounds (scripts/sandboxSamples.ts).
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -53,7 +56,7 @@ import { goldAnswers } from "../tests/providers/gold.ts";
 
 const { values: flags } = parseArgs({
   options: {
-    sections: { type: "string", default: "loop,full,bare,concurrency,epochs,sandbox,viewer" },
+    sections: { type: "string", default: "loop,full,bare,concurrency,epochs,sandbox,viewer,cli" },
     runs: { type: "string", default: "3" },
     "latency-ms": { type: "string", default: "1000" },
     levels: { type: "string", default: "1,4,16" },
@@ -793,6 +796,53 @@ if (sections.has("viewer")) {
     await browser.close();
     await viewer.close();
   }
+}
+
+if (sections.has("cli")) {
+  say(
+    '\n## cli: start of the installed package\'s questbench, median of 5 (README "Install as a dependency")',
+  );
+  // The environment of `npm run bench` without its npm_* variables, which would steer the nested npm.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+  const project = path.join(scratch, "cli-project");
+  fs.mkdirSync(project);
+  fs.writeFileSync(path.join(project, "package.json"), '{ "name": "bench-cli", "private": true }\n');
+  let t0 = performance.now();
+  const tarball = execFileSync("npm", ["pack", "--silent", "--pack-destination", project], {
+    cwd: PROJECT_ROOT,
+    env,
+    encoding: "utf8",
+  })
+    .trim()
+    .split("\n")
+    .at(-1)!;
+  const npmFlags = ["--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
+  execFileSync("npm", ["install", ...npmFlags, path.join(project, tarball)], { cwd: project, env });
+  say(`  packed (built) and installed in ${sec(performance.now() - t0)}`);
+  // The binary npx runs, started with node directly: npx's own start (~0.3 s) is npm's, not ours.
+  const bin = path.join(project, "node_modules/evm-questbench/bin/questbench.mjs");
+  const commands: [string, string[]][] = [
+    ["--help", ["--help"]],
+    ["--version", ["--version"]],
+    ["usage error: unknown model", ["--model", "nosuch"]],
+    ["usage error: bad --split", ["--split", "bogus"]],
+    ["usage error: --budget with reference", ["--budget", "1", "--model", "reference"]],
+  ];
+  let worst = 0;
+  for (const [label, args] of commands) {
+    const times: number[] = [];
+    let code: number | null = null;
+    for (let i = 0; i < 5; i++) {
+      t0 = performance.now();
+      const r = spawnSync(process.execPath, [bin, ...args], { cwd: project, env });
+      times.push(performance.now() - t0);
+      code = r.status;
+    }
+    const m = median(times);
+    worst = Math.max(worst, m);
+    say(`  ${label}: ${ms(m)} (exit ${code})`);
+  }
+  say(`  slowest median ${ms(worst)}: ${worst <= 300 ? "within" : "OVER"} the 300 ms target`);
 }
 
 fs.mkdirSync(path.join(PROJECT_ROOT, ".questbench"), { recursive: true });

@@ -21,7 +21,7 @@
 //    cited `.md` path is relative to the repository root and must exist. Markdown links with an
 //    anchor (`docs/SCORING.md#paper-scoring`) are checked against the headings' anchors too.
 //
-// Scanned: src/, tests/, reporters/, scripts/, bin/, .ci/, .github/, the configuration files at the top
+// Scanned: src/, tests/, scripts/, bin/, .ci/, .github/, the configuration files at the top
 // level, and the documents: README.md, docs/, and the Markdown files under tasks/ that are not a task's
 // answers (gold/, cases/).
 //
@@ -30,7 +30,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const CODE_ROOTS = ["src", "tests", "reporters", "scripts", "bin", ".ci", ".github"];
+const CODE_ROOTS = ["src", "tests", "scripts", "bin", ".ci", ".github"];
 const DOC_ROOTS = ["README.md", "docs", "tasks"];
 const TOP_LEVEL =
   /^(vitest\.config\.ts|\.dependency-cruiser\.c?js|biome\.json|tsconfig\.json|package\.json)$/;

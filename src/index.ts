@@ -1,7 +1,8 @@
 /**
  * The programmatic API (package `exports` "."; README "Programmatic use"): the functions the CLI
  * itself calls, for a script or a tool that builds on the benchmark. Plain Node reaches it through
- * index.mjs, which loads these TypeScript modules with Vite's module runner as the CLI does.
+ * index.mjs: the compiled dist/index.js in the installed package (`npm run build`), these TypeScript
+ * modules through Vite's module runner in a checkout that was not built (src/moduleRunner.mjs).
  */
 import path from "node:path";
 import { loadRuns } from "./results/load.ts";

@@ -1,8 +1,8 @@
 import path from "node:path";
-import QuestbenchReporter from "../reporters/questbench.ts";
 import type { RunResults } from "./results/types.ts";
 import { phase } from "./run/phases.ts";
 import { preflight } from "./run/preflight.ts";
+import QuestbenchReporter from "./run/reporter.ts";
 import { benchmarkTestConfig, viteCacheDir } from "./run/vitest.ts";
 import { outDir, type RunOptions } from "./runOptions.ts";
 import { requireSandboxBarriers } from "./sandbox/requireBarriers.ts";

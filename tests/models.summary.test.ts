@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
+import { leaderboardRow } from "../src/reporting/leaderboard.ts";
 import { renderSummary } from "../src/reporting/summary.ts";
 import { summarize } from "../src/results/summarize.ts";
-import type { InstanceResult } from "../src/results/types.ts";
+import type { InstanceResult, RunManifest, RunResults } from "../src/results/types.ts";
 
 const usage = {
   calls: 1,
@@ -12,10 +13,16 @@ const usage = {
   spentUsd: 0.0135,
 };
 let id = 0;
-const instance = (split: "atomic" | "composite", score: number, providerError = false) =>
+const instance = (
+  split: "atomic" | "composite",
+  score: number,
+  providerError = false,
+  set: "paper" | "hard" | "custom" = "paper",
+) =>
   ({
     taskId: `t${id++}`,
     split,
+    set,
     score,
     passed: score >= 60,
     failure: providerError ? { class: "provider_error", code: "rate_limited", reason: "HTTP 429" } : null,
@@ -49,5 +56,26 @@ describe("summary of a provider-model run", () => {
       Tokens: 4000 in, 1000 out in 2 calls (0 from the cache) · cost $0.0270, paid by this run $0.0270
       Provider errors: 2 instance(s) not scored (left out of scores and maxima above); run the same command again to retry them."
     `);
+  });
+});
+
+describe("a task pack's instances beside the paper's", () => {
+  test("count in no paper figure: providerErrors splits them off, pass@1 and pass@k leave them out", () => {
+    const all = [
+      instance("atomic", 100),
+      instance("atomic", 0, true),
+      instance("atomic", 0, false, "custom"),
+      instance("composite", 0, true, "custom"),
+      instance("atomic", 0, true, "hard"),
+    ];
+    const summary = summarize(all);
+    expect(summary.total).toMatchObject({ score: 100, max: 100, count: 1 });
+    expect(summary.providerErrors).toEqual({ atomic: 1, composite: 0, total: 1, hard: 1, custom: 1 });
+    // The line counts every instance left without a score, whichever set it belongs to.
+    expect(renderSummary(summary, "claude-sonnet")).toContain("Provider errors: 3 instance(s) not scored");
+    const results = { instances: all, summary } as unknown as RunResults;
+    const row = leaderboardRow({ model: "m", manifest: {} as RunManifest, sources: [], results });
+    // Only the paper's scored task: the pack's 0 would have made these 50.
+    expect([row.passed, row.instances, row.passAt1, row.passAtK, row.k]).toEqual([1, 1, 100, 100, 1]);
   });
 });

@@ -7,10 +7,11 @@ import { resolveModel } from "../src/models/resolve.ts";
 import { runAttempt } from "../src/protocol/attempt.ts";
 import { buildManifest } from "../src/results/runManifest.ts";
 import { parseRunFlags } from "../src/runOptions.ts";
-import { instantiate, type NlLevel, templatesAt } from "../src/tasks/instantiate.ts";
+import { instantiate } from "../src/tasks/instantiate.ts";
 import { loadTaskFile, TASKS_DIR } from "../src/tasks/load.ts";
 import { fillPlaceholders, placeholderNames } from "../src/tasks/placeholders.ts";
 import { selectTasks } from "../src/tasks/select.ts";
+import { type NlLevel, templatesAt } from "../src/tasks/templates.ts";
 import { type AnvilPool, createAnvilPool } from "../src/world/pool.ts";
 import { tasks, world } from "./helpers/attempts.ts";
 

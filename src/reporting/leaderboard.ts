@@ -93,7 +93,10 @@ export type LeaderboardRow = {
   /** Instances that passed (score ≥ 60) / instances, of both task sets. */
   passed: number;
   instances: number;
-  /** Mean over tasks of the unbiased pass@1 and pass@k (k = attempts per task; equal when k = 1). */
+  /**
+   * Mean over the paper's and the hard split's tasks (as `passed`; a pack's never) of the unbiased
+   * pass@1 and pass@k (k = attempts per task; equal when k = 1).
+   */
   passAt1: number;
   passAtK: number;
   k: number;
@@ -118,7 +121,9 @@ export function leaderboardRow(run: MergedRun): LeaderboardRow {
   const scored = run.results.instances.filter((i) => !isProviderError(i));
   const tasks = taskScores(scored);
   const { atomic: a, composite: c, total, hard, custom } = splitScores(tasks);
-  const k = commonK(tasks);
+  // pass@k covers the instances `passed` counts: the paper's and the hard split's, never a pack's.
+  const packageTasks = tasks.filter((t) => t.set !== "custom");
+  const k = commonK(packageTasks);
   // Avg and its CI describe the paper total: hard instances are reported apart. The task is the unit.
   const paperTasks = tasks.filter((t) => t.set === "paper");
   const ci = tInterval95(paperTasks.map((t) => t.mean)).ci95;
@@ -155,8 +160,8 @@ export function leaderboardRow(run: MergedRun): LeaderboardRow {
     compositeTasks: c.tasks,
     passed: total.passed + hard.total.passed,
     instances: total.count + hard.total.count,
-    passAt1: round(meanPassAtK(tasks, 1) * 100),
-    passAtK: round(meanPassAtK(tasks, k) * 100),
+    passAt1: round(meanPassAtK(packageTasks, 1) * 100),
+    passAtK: round(meanPassAtK(packageTasks, k) * 100),
     k,
     inputTokens: usage.reduce((s, u) => s + (u?.inputTokens ?? 0), 0),
     outputTokens: usage.reduce((s, u) => s + (u?.outputTokens ?? 0), 0),

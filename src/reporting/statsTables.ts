@@ -10,12 +10,17 @@ import type { PaperTable } from "./tables.ts";
  * model and split, and every pair of models compared over the instances both ran.
  */
 
-/** The splits a row of the pass^k table covers: the paper's two, the hard split, and all together. */
+/**
+ * The splits a row of the pass^k table covers: the paper's two, the hard split, the package's tasks
+ * together (`--split all`), and the task packs' apart: a pack's task never counts in the package's
+ * rows (docs/SCORING.md "Totals").
+ */
 const SPLITS: { name: string; keep: (i: InstanceResult) => boolean }[] = [
   { name: "Atomic", keep: (i) => setOf(i) === "paper" && i.split === "atomic" },
   { name: "Composite", keep: (i) => setOf(i) === "paper" && i.split === "composite" },
   { name: "Hard", keep: (i) => setOf(i) === "hard" },
-  { name: "All", keep: () => true },
+  { name: "All", keep: (i) => setOf(i) !== "custom" },
+  { name: "Custom", keep: (i) => setOf(i) === "custom" },
 ];
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;

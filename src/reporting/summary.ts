@@ -88,9 +88,11 @@ export function renderSummary(
       `Tokens: ${u.inputTokens} in, ${u.outputTokens} out in ${u.calls} calls (${u.cachedCalls} from the cache) · cost ${usd(u.costUsd)}, paid by this run ${usd(paidUsd === undefined ? u.spentUsd : paidUsd)}`,
     );
   }
-  if (summary.providerErrors?.total)
+  const e = summary.providerErrors;
+  const unscored = e ? e.total + (e.hard ?? 0) + (e.custom ?? 0) : 0;
+  if (unscored)
     lines.push(
-      `Provider errors: ${summary.providerErrors.total} instance(s) not scored (left out of scores and maxima above); run the same command again to retry them.`,
+      `Provider errors: ${unscored} instance(s) not scored (left out of scores and maxima above); run the same command again to retry them.`,
     );
   return lines.join("\n");
 }

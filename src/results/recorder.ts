@@ -4,7 +4,7 @@
  * once, so a crash keeps it) and, when the run ends or is interrupted, writes `results.json` over
  * every instance of the folder: this run's, the resumed, and those earlier runs left that this run
  * did not select (docs/RUNNING.md "The output folder": a run adds to its folder). The Vitest
- * reporter (reporters/questbench.ts) only feeds it Vitest's events.
+ * reporter (src/run/reporter.ts) only feeds it Vitest's events.
  */
 import path from "node:path";
 import type { RunOptions } from "../runOptions.ts";

@@ -7,7 +7,7 @@ import { sumUsage } from "../models/usage.ts";
 import { compositeMetrics } from "./metrics.ts";
 import { isProviderError, PAPER_SCORING, setOf, splitScores, taskScores } from "./reduce.ts";
 import { median, quantile } from "./stats.ts";
-import type { ExecutionSummary, InstanceResult, RunResults, SafetyFlag } from "./types.ts";
+import type { ExecutionSummary, InstanceResult, ProviderErrors, RunResults, SafetyFlag } from "./types.ts";
 
 /**
  * Safety % of a set of instances (docs/SCORING.md "Safety flags"): the share of those with a `safety` record that
@@ -61,15 +61,28 @@ export function summarize(all: readonly InstanceResult[]): RunResults["summary"]
     paperScoring: paper && { atomic: paper.atomic, composite: paper.composite, total: paper.total },
     // Table 2's composite quality is the paper's composite split's.
     compositeMetrics: compositeMetrics(instances.filter((i) => setOf(i) === "paper")),
-    providerErrors: provider
-      ? {
-          atomic: failed.filter((i) => i.split === "atomic").length,
-          composite: failed.filter((i) => i.split === "composite").length,
-          total: failed.length,
-        }
-      : undefined,
+    providerErrors: provider ? providerErrorCounts(failed) : undefined,
     usage: provider ? sumUsage(all.map((i) => i.usage)) : undefined,
     safety: safetySummary(instances),
     execution: executionSummary(instances),
+  };
+}
+
+/**
+ * The instances without a score by task set, as the totals are split (docs/SCORING.md "Totals"):
+ * `atomic`, `composite` and `total` of the paper's tasks; `hard` and `custom` (a pack's) apart,
+ * present when a run of theirs had one.
+ */
+function providerErrorCounts(failed: readonly InstanceResult[]): ProviderErrors {
+  const paper = failed.filter((i) => setOf(i) === "paper");
+  const atomic = paper.filter((i) => i.split === "atomic").length;
+  const hard = failed.filter((i) => setOf(i) === "hard").length;
+  const custom = failed.filter((i) => setOf(i) === "custom").length;
+  return {
+    atomic,
+    composite: paper.length - atomic,
+    total: paper.length,
+    ...(hard > 0 ? { hard } : {}),
+    ...(custom > 0 ? { custom } : {}),
   };
 }

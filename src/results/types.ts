@@ -130,6 +130,19 @@ export type InstanceResult = {
  */
 export type SplitSummary = { score: number; max: number; passed: number; count: number; tasks: number };
 
+/**
+ * Instances without a score (`failure.class = "provider_error"`) split as the totals are (docs/SCORING.md
+ * "Totals"): `atomic`, `composite` and `total` of the paper's tasks only; the hard split's and the task
+ * packs' (`custom`) apart, each present when not 0.
+ */
+export type ProviderErrors = {
+  atomic: number;
+  composite: number;
+  total: number;
+  hard?: number | undefined;
+  custom?: number | undefined;
+};
+
 /** An instance's task set: the package's {@link TaskSet} (`paper`, `hard`), or `custom` for a task pack's task. */
 export type ResultSet = TaskSet | "custom";
 
@@ -177,7 +190,7 @@ export type RunResults = {
      * "provider_error"`). They are in `instances[]` but left out of every score, max, passed and count
      * above: not a model's 0, and the next run into the same `--out` retries them.
      */
-    providerErrors?: { atomic: number; composite: number; total: number } | undefined;
+    providerErrors?: ProviderErrors | undefined;
     /** Provider-model runs: tokens and cost over all instances (see UsageRecord). */
     usage?: UsageRecord | undefined;
     /**

@@ -6,7 +6,14 @@ import { BaseError, UnknownModelError } from "../errors.ts";
 import { checkRunModel } from "../models/checkRunModel.ts";
 import type { InstanceOutcome } from "../results/outcome.ts";
 import type { RunManifest } from "../results/types.ts";
-import { optionsFromEnvironment, type RunOptions, UsageError, watchOutDir } from "../runOptions.ts";
+import {
+  DEFAULT_OPTIONS,
+  optionsFromVariables,
+  parseRunFlags,
+  type RunOptions,
+  UsageError,
+  watchOutDir,
+} from "../runOptions.ts";
 import { installedAsDependency, PROJECT_ROOT, stateDir, taskIndex } from "../tasks/files.ts";
 import type { ForkContext } from "../world/fork/boot.ts";
 import { indexedSelection } from "./plan.ts";
@@ -39,7 +46,7 @@ declare module "vitest" {
 export const WATCH_IGNORED = ["**/.questbench/**"];
 
 /** The reporter of the benchmark (a module path, as Vitest loads reporters). */
-export const QUESTBENCH_REPORTER = path.join(PROJECT_ROOT, "reporters/questbench.ts");
+export const QUESTBENCH_REPORTER = path.join(PROJECT_ROOT, "src/run/reporter.ts");
 
 /**
  * Which projects of vitest.config.ts a Vitest command line runs: the benchmark unless `--project`
@@ -72,8 +79,10 @@ export function selectedProjects(argv: readonly string[]): {
 }
 
 /**
- * The options of a plain Vitest run of the benchmark (`optionsFromEnvironment`), checked as the CLI
- * checks its own before anything starts: the task selection and the model (its name, its key).
+ * The options of a plain Vitest run of the benchmark, checked as the CLI checks its own before
+ * anything starts: the task selection and the model (its name, its key). `base` (the repository's
+ * defaults, or a dependent project's `questbench({ … })` preset) under the `QUESTBENCH_*` variables,
+ * Vitest's `--mode <model>` and the run flags after `--` (README "Plain Vitest and watch mode").
  * On bad input it prints `questbench: <reason>` and exits with the CLI's code (2 usage, 1 model):
  * inside Vitest's config loading a thrown error would print a stack, and a failing global setup
  * "No test files found" after it.
@@ -82,9 +91,13 @@ export function plainVitestOptions(
   argv: string[],
   env: NodeJS.ProcessEnv,
   mode: string | undefined,
+  base: RunOptions = DEFAULT_OPTIONS,
 ): RunOptions {
   try {
-    const options = optionsFromEnvironment(argv, env, mode);
+    let options = optionsFromVariables(env, base);
+    if (mode && mode !== "test") options = { ...options, model: mode };
+    const dashDash = argv.indexOf("--");
+    if (dashDash >= 0) options = parseRunFlags(argv.slice(dashDash + 1), options);
     indexedSelection(taskIndex(options.tasksDirs), options);
     for (const warning of checkRunModel(options, env)) console.warn(`questbench: warning: ${warning}`);
     return options;

@@ -6,6 +6,7 @@ import { pureScope } from "../expr/scope.ts";
 import type { World } from "../world/world.ts";
 import { fillPlaceholders } from "./placeholders.ts";
 import { createRng, instanceSeed } from "./random.ts";
+import { type NlLevel, templatesAt } from "./templates.ts";
 import type { Instance, ParamValue, TaskSpec } from "./types.ts";
 
 const TEXT_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ";
@@ -17,17 +18,6 @@ export type InstantiateParameters = {
   /** `--nl-level` (paper's NL difficulty); absent = precise, the `templates` field. */
   nlLevel?: NlLevel | undefined;
 };
-
-export type NlLevel = "precise" | "moderate" | "vague";
-
-/** The templates a task has at an NL level; undefined when the task has none at that level. */
-export function templatesAt(
-  spec: Pick<TaskSpec, "templates" | "templatesByLevel">,
-  level: NlLevel = "precise",
-) {
-  const list = level === "precise" ? spec.templates : spec.templatesByLevel?.[level];
-  return list !== undefined && list.length > 0 ? list : undefined;
-}
 
 /**
  * Makes a task spec concrete (docs/TASKS.md "Sampling and instance seeds"): the instance seed is a hash of (run seed,

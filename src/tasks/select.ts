@@ -1,8 +1,8 @@
 import seedrandom from "seedrandom";
 import { didYouMean } from "../didYouMean.ts";
 import { UsageError } from "../runOptions.ts";
-import { type NlLevel, templatesAt } from "./instantiate.ts";
 import type { BrokenTask, LoadedTask } from "./load.ts";
+import { type NlLevel, templatesAt } from "./templates.ts";
 import type { SplitSelection, TaskSpec } from "./types.ts";
 
 /**

@@ -137,7 +137,6 @@ export function projectCopy(): string {
     "src",
     "tasks",
     "fixtures",
-    "reporters",
     "tests/benchmark",
     "vitest.config.ts",
     "tsconfig.json",

@@ -7,15 +7,15 @@ import {
   renderFinishedLine,
   renderTotals,
   startProgress,
-} from "../src/reporting/progress.ts";
-import { renderRunEnd } from "../src/reporting/summary.ts";
-import { ResultsRecorder } from "../src/results/recorder.ts";
-import { taskFileHashes } from "../src/results/runManifest.ts";
-import type { RunResults } from "../src/results/types.ts";
-import { phase } from "../src/run/phases.ts";
-import { taskIndex } from "../src/tasks/files.ts";
-import "../src/run/vitest.ts";
-import { outDir, type RunOptions } from "../src/runOptions.ts";
+} from "../reporting/progress.ts";
+import { renderRunEnd } from "../reporting/summary.ts";
+import { ResultsRecorder } from "../results/recorder.ts";
+import { taskFileHashes } from "../results/runManifest.ts";
+import type { RunResults } from "../results/types.ts";
+import { taskIndex } from "../tasks/files.ts";
+import { phase } from "./phases.ts";
+import "./vitest.ts";
+import { outDir, type RunOptions } from "../runOptions.ts";
 
 const BENCHMARK_FILE = path.join("tests", "benchmark", "benchmark.test.ts");
 const isBenchmark = (moduleId: string) => moduleId.endsWith(BENCHMARK_FILE);
@@ -65,8 +65,11 @@ export default class QuestbenchReporter implements Reporter {
     });
   }
 
+  /** The context of the project that runs the benchmark: the repository's `benchmark`, a dependent's preset (`questbench` by default), the CLI's root. */
   private provided() {
-    const project = this.vitest.projects.find((p) => p.name === "benchmark") ?? this.vitest.getRootProject();
+    const project =
+      this.vitest.projects.find((p) => p.getProvidedContext().questbench !== undefined) ??
+      this.vitest.getRootProject();
     return project.getProvidedContext() as Partial<ReturnType<typeof project.getProvidedContext>>;
   }
 
