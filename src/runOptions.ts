@@ -412,12 +412,18 @@ function checkVariableNames(env: NodeJS.ProcessEnv): void {
 /**
  * The options of a run started as plain Vitest (`npx vitest --project benchmark`): the `QUESTBENCH_*`
  * variables, then Vitest's `--mode <model>` (any mode but Vitest's default `test`), then flags after
- * `--` on Vitest's command line (`npx vitest -- --model=x`). The CLI does not use this: it provides
- * its parsed options to Vitest directly.
+ * `--` on Vitest's command line (`npx vitest -- --model=x`), each over `base` (the defaults, or a
+ * dependent project's preset options). The CLI does not use this: it provides its parsed options to
+ * Vitest directly.
  */
-export function optionsFromEnvironment(argv = process.argv, env = process.env, mode?: string): RunOptions {
-  let o = optionsFromVariables(env);
-  if (mode && mode !== "test") o.model = mode;
+export function optionsFromEnvironment(
+  argv = process.argv,
+  env = process.env,
+  mode?: string,
+  base: RunOptions = DEFAULT_OPTIONS,
+): RunOptions {
+  let o = optionsFromVariables(env, base);
+  if (mode && mode !== "test") o = { ...o, model: mode };
   const dashDash = argv.indexOf("--");
   if (dashDash >= 0) o = parseRunFlags(argv.slice(dashDash + 1), o);
   return o;

@@ -8,8 +8,7 @@ import type { InstanceOutcome } from "../results/outcome.ts";
 import type { RunManifest } from "../results/types.ts";
 import {
   DEFAULT_OPTIONS,
-  optionsFromVariables,
-  parseRunFlags,
+  optionsFromEnvironment,
   type RunOptions,
   UsageError,
   watchOutDir,
@@ -94,10 +93,7 @@ export function plainVitestOptions(
   base: RunOptions = DEFAULT_OPTIONS,
 ): RunOptions {
   try {
-    let options = optionsFromVariables(env, base);
-    if (mode && mode !== "test") options = { ...options, model: mode };
-    const dashDash = argv.indexOf("--");
-    if (dashDash >= 0) options = parseRunFlags(argv.slice(dashDash + 1), options);
+    const options = optionsFromEnvironment(argv, env, mode, base);
     indexedSelection(taskIndex(options.tasksDirs), options);
     for (const warning of checkRunModel(options, env)) console.warn(`questbench: warning: ${warning}`);
     return options;
