@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -67,8 +67,14 @@ async function importTrustedModule(code: string): Promise<(...args: unknown[]) =
   if (!js.ok) throw new ChainError(`a gold module does not transpile: ${js.message}`);
   const dir = path.join(goldModuleRoot(), ".questbench", "gold-modules");
   const file = path.join(dir, `${createHash("sha256").update(js.code).digest("hex").slice(0, 24)}.mjs`);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(file, js.code);
+  // Written once, whole, then renamed into place: another process importing the same module (every
+  // test file and run shares the folder) never reads a file being rewritten.
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    const tmp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+    writeFileSync(tmp, js.code);
+    renameSync(tmp, file);
+  }
   const module = (await import(pathToFileURL(file).href)) as {
     executeSkill?: (...args: unknown[]) => unknown;
   };
