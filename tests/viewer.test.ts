@@ -20,8 +20,13 @@ const TASKS = "erc20_approve,composite_batch_transfer_2_bnb";
 const COMPOSITE = "composite_batch_transfer_2_bnb";
 
 /** Runs the benchmark CLI into `out` (a fresh directory by default) and returns it. */
-async function benchmark(model: string, tasks = TASKS, out = mkdtempSync(path.join(tmpdir(), "qb-view-"))) {
-  await run(process.execPath, [bin, "--model", model, "--tasks", tasks, "--out", out], {
+async function benchmark(
+  model: string,
+  tasks = TASKS,
+  out = mkdtempSync(path.join(tmpdir(), "qb-view-")),
+  flags: string[] = [],
+) {
+  await run(process.execPath, [bin, "--model", model, "--tasks", tasks, "--out", out, ...flags], {
     cwd: PROJECT_ROOT,
     env,
   }).catch((e) => {
@@ -182,6 +187,37 @@ describe("questbench view", () => {
       expect(await page.$$eval('tr[data-task-id="bnb_transfer_basic"] td.cell', (tds) => tds.length)).toBe(1);
       expect(errors).toEqual([]);
       expect(requests.every((u) => u.startsWith(viewer!.url))).toBe(true);
+    },
+    600_000,
+  );
+
+  test.skipIf(!existsSync(CHROMIUM))(
+    "a model under --protocol tools is a row of its own beside its code row, and its instance shows every tool call",
+    async () => {
+      const tools = await benchmark("reference", TASKS, undefined, ["--protocol", "tools"]);
+      const server = await startViewer({ folders: [reference, tools], pollMs: 60_000 });
+      try {
+        browser ??= await launch();
+        const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+        const errors: string[] = [];
+        page.on("pageerror", (e) => errors.push(e.message));
+        await page.goto(server.url);
+        await page.waitForSelector("body[data-ready]");
+        const board = await page.$$eval("#board tbody tr td:first-child", (tds) =>
+          tds.map((td) => td.textContent),
+        );
+        expect([...board].sort()).toEqual(["reference", "reference (tools)"]);
+        await page.click(`tr[data-task-id="${COMPOSITE}"] td.cell[data-run="1"]`);
+        await page.waitForSelector("#instance section.tools");
+        const calls = await page.$$eval("#instance section.tools table.calls tbody tr", (trs) =>
+          trs.map((tr) => tr.querySelectorAll("td")[1]?.textContent),
+        );
+        expect(calls).toEqual(["send_transaction", "send_transaction", "finish"]);
+        expect(await page.textContent("#instance section.tools")).toMatch(/ended by\s*finish/);
+        expect(errors).toEqual([]);
+      } finally {
+        await server.close();
+      }
     },
     600_000,
   );

@@ -420,7 +420,7 @@ function toolsHtml(i) {
     ["ended by", esc(t.endedBy)],
     ["calls", `${t.toolCalls} (sent ${t.sent} of ${t.sendBudget}, signed ${t.signed})`],
     ["simulated before sent", t.simulatedBeforeSent === null ? "—" : t.simulatedBeforeSent ? "yes" : "no"],
-  ])}<table><thead><tr><th>turn</th><th>tool</th><th></th><th>arguments</th><th>result</th></tr></thead><tbody>${calls}</tbody></table></section>`;
+  ])}<table class="calls"><thead><tr><th>turn</th><th>tool</th><th></th><th>arguments</th><th>result</th></tr></thead><tbody>${calls}</tbody></table></section>`;
 }
 
 function instanceHtml(i, row) {
