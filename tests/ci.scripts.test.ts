@@ -92,6 +92,20 @@ describe("benchmark workflow: run and report", () => {
       "--seed",
       "1",
     ]);
+    expect(questbenchArgs({ MODEL: "gpt", OUT: "o", PROTOCOL: "tools" })).toEqual([
+      "--model",
+      "gpt",
+      "--out",
+      "o",
+      "--protocol",
+      "tools",
+    ]);
+    expect(questbenchArgs({ MODEL: "gpt", OUT: "o", PROTOCOL: "code" })).toEqual([
+      "--model",
+      "gpt",
+      "--out",
+      "o",
+    ]);
     expect(questbenchArgs({ MODEL: "gpt", OUT: "o", SHARD: "2/4", BUDGET: "5", SPLIT: "atomic" })).toEqual([
       "--model",
       "gpt",

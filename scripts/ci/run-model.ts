@@ -16,6 +16,8 @@ export type RunInputs = {
   TASKS?: string | undefined;
   BUDGET?: string | undefined;
   SHARD?: string | undefined;
+  /** `code` (the default, a module per step) or `tools` (`--protocol tools`, docs/PROTOCOLS.md). */
+  PROTOCOL?: string | undefined;
 };
 
 /** What the job records next to results.json, read by merge-summary.ts. */
@@ -31,6 +33,7 @@ export function questbenchArgs(inputs: RunInputs): string[] {
     ["--tasks", inputs.TASKS],
     ["--budget", inputs.BUDGET],
     ["--shard", inputs.SHARD],
+    ["--protocol", inputs.PROTOCOL?.trim() === "tools" ? "tools" : undefined],
   ];
   for (const [flag, value] of optional) if (value?.trim()) args.push(flag, value.trim());
   return args;
