@@ -40,7 +40,7 @@ import { type AttemptWindow, effectCheck, withEffectFlags } from "../effectCheck
 import { goldCacheFile, readGoldCache, runGold, writeGoldCache } from "../goldRun.ts";
 import { taskHint } from "../prompt.ts";
 import { toolBudgets, toolDefinitions } from "./definitions.ts";
-import { executeTool, type ToolOutcome } from "./execute.ts";
+import { executeTool, guardedClient, type ToolOutcome } from "./execute.ts";
 import { toolsPrompt } from "./prompt.ts";
 
 /** Characters of a tool call's arguments and result kept in results.json. */
@@ -136,7 +136,14 @@ export async function runToolsAttempt(p: AtomicAttemptParameters): Promise<Insta
       ? { privateKey: world.agent.privateKey, chainId: world.chainId }
       : undefined,
   });
-  const toolCtx = { guard, clients, world, beforeSend: prepare, sendsLeft: budgets.sends };
+  const toolCtx = {
+    guard,
+    client: guardedClient(guard),
+    clients,
+    world,
+    beforeSend: prepare,
+    sendsLeft: budgets.sends,
+  };
   const calls: ToolCallRecord[] = [];
   const rounds: RoundRecord[] = [];
   const sent: SentTransaction[] = [];
@@ -144,11 +151,12 @@ export async function runToolsAttempt(p: AtomicAttemptParameters): Promise<Insta
   let simulatedBeforeSent = true;
   let signed = 0;
   let usage: UsageRecord | undefined;
+  /** The ending call, and how the conversation ended (undefined while it goes on). */
   let ended: ToolOutcome["ends"];
-  let endedBy: ToolsRecord["endedBy"] = "turn_budget";
+  let endedBy: ToolsRecord["endedBy"] | undefined;
   let turns = 0;
   try {
-    for (let turn = 1; turn <= budgets.turns && !ended; turn++) {
+    for (let turn = 1; turn <= budgets.turns && !endedBy; turn++) {
       turns = turn;
       const response = await clock.lap(`model.${turn}`, () =>
         p.model.generate({
@@ -179,7 +187,7 @@ export async function runToolsAttempt(p: AtomicAttemptParameters): Promise<Insta
       }
       for (const [index, call] of toolCalls.entries()) {
         // Every call of the turn gets a result (both wire formats require it); after an ending call, nothing runs.
-        const outcome: ToolOutcome = ended
+        const outcome: ToolOutcome = endedBy
           ? { ok: false, result: { error: "not run: the attempt had already ended" } }
           : index >= TOOL_CALLS_PER_TURN
             ? {
@@ -252,13 +260,10 @@ export async function runToolsAttempt(p: AtomicAttemptParameters): Promise<Insta
           result: cut(content),
         });
         messages.push({ role: "tool", toolCallId: call.id, content });
-        if (outcome.ends && !ended) {
+        if (!endedBy && guard.violations.length > 0) endedBy = "integrity_violation";
+        else if (!endedBy && outcome.ends) {
           ended = outcome.ends;
           endedBy = outcome.ends.kind;
-        }
-        if (guard.violations.length > 0 && !ended) {
-          ended = { kind: "refuse" };
-          endedBy = "integrity_violation";
         }
       }
     }
@@ -267,10 +272,10 @@ export async function runToolsAttempt(p: AtomicAttemptParameters): Promise<Insta
     window.signatures.push(...guard.signatures);
   }
 
+  endedBy ??= "turn_budget";
   const violations: IntegrityViolationRecord[] = guard.violations.map((v) => ({ ...v }));
   const answer = ended?.answer ?? {};
-  const refusal =
-    ended?.kind === "refuse" && endedBy === "refuse" ? { reason: ended.reason ?? "" } : undefined;
+  const refusal = endedBy === "refuse" ? { reason: ended?.reason ?? "" } : undefined;
   const record: ToolsRecord = {
     turns,
     turnBudget: budgets.turns,

@@ -52,6 +52,8 @@ export type ToolOutcome = {
 /** What the executor works with during one attempt. */
 export type ToolContext = {
   guard: RpcGuard;
+  /** Reads through the guard ({@link guardedClient} of `guard`). */
+  client: PublicClient;
   clients: ChainClients;
   world: World;
   /** Called once before the attempt's first transaction is sent (the atomic checks' `pre` reads). */
@@ -278,7 +280,7 @@ export async function executeTool(
 }
 
 async function run(name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
-  const client = guardedClient(ctx.guard);
+  const client = ctx.client;
   const agent = ctx.world.agent.address as Address;
   const ok = (result: Record<string, unknown>): ToolOutcome => ({ ok: true, result });
   switch (name) {
